@@ -1,0 +1,3 @@
+from papershelf.cli import main
+
+main()

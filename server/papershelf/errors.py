@@ -1,0 +1,97 @@
+"""The one error shape, and the one place that builds it.
+
+Every failure answers ``{"error": {"code", "message", "fields"?}}``. Views and services raise;
+the handlers registered here turn what was raised into that body.
+"""
+
+import logging
+
+from flask import jsonify
+from marshmallow import ValidationError
+from werkzeug.exceptions import HTTPException
+
+log = logging.getLogger(__name__)
+
+CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+    422: "validation_error",
+    429: "rate_limited",
+    500: "internal_error",
+}
+
+
+class APIError(Exception):
+    status = 400
+    code = "bad_request"
+    message = "bad request"
+
+    def __init__(self, message: str | None = None, fields: dict | None = None, headers=None):
+        super().__init__(message or self.message)
+        self.message = message or self.message
+        self.fields = fields
+        self.headers = headers or {}
+
+
+def _error(status: int, message: str):
+    return type(CODES[status].title().replace("_", ""), (APIError,),
+                {"status": status, "code": CODES[status], "message": message})
+
+
+BadRequest = _error(400, "the request body is not valid JSON")
+Unauthorized = _error(401, "a valid API token is required")
+Forbidden = _error(403, "forbidden")
+NotFound = _error(404, "not found")
+Conflict = _error(409, "conflict")
+PayloadTooLarge = _error(413, "the request body is too large")
+UnsupportedMediaType = _error(415, "the request body must be JSON (Content-Type: application/json)")
+ValidationFailed = _error(422, "the request has invalid fields")
+RateLimited = _error(429, "too many requests; try again later")
+
+
+def error_body(status: int, code: str, message: str, fields: dict | None = None):
+    err = {"code": code, "message": message}
+    if fields:
+        err["fields"] = fields
+    return {"error": err}
+
+
+def _respond(status, code, message, fields=None, headers=None):
+    resp = jsonify(error_body(status, code, message, fields))
+    resp.status_code = status
+    for k, v in (headers or {}).items():
+        resp.headers[k] = v
+    return resp
+
+
+def register_error_handlers(app) -> None:
+    @app.errorhandler(APIError)
+    def _api_error(e: APIError):
+        return _respond(e.status, e.code, e.message, e.fields, e.headers)
+
+    @app.errorhandler(ValidationError)
+    def _validation(e: ValidationError):
+        fields = e.messages if isinstance(e.messages, dict) else {"_schema": e.messages}
+        return _respond(422, "validation_error", "the request has invalid fields", fields)
+
+    @app.errorhandler(HTTPException)
+    def _http(e: HTTPException):
+        status = e.code or 500
+        code = CODES.get(status, "bad_request" if status < 500 else "internal_error")
+        headers = {}
+        if status == 405 and e.valid_methods:
+            headers["Allow"] = ", ".join(sorted(e.valid_methods))
+        message = {404: "not found", 405: "method not allowed here",
+                   413: "the request body is too large"}.get(status, e.description or code)
+        return _respond(status, code, message, headers=headers)
+
+    @app.errorhandler(Exception)
+    def _unexpected(e: Exception):
+        log.exception("unhandled error")
+        return _respond(500, "internal_error", "something went wrong on the server; see its log")

@@ -1,0 +1,144 @@
+"""The store's tables: users, hashed API tokens, papers, notes, highlights, tags."""
+
+import json
+from datetime import UTC, datetime
+
+from peewee import (
+    BooleanField,
+    CharField,
+    DateField,
+    DateTimeField,
+    ForeignKeyField,
+    IntegerField,
+    Model,
+    TextField,
+)
+
+from papershelf.db import db
+
+
+def utcnow() -> datetime:
+    """Naive UTC, the form both stores keep."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class JSONField(TextField):
+    """A JSON value kept as text, so SQLite and PostgreSQL store it the same way."""
+
+    def db_value(self, value):
+        return None if value is None else json.dumps(value, ensure_ascii=False)
+
+    def python_value(self, value):
+        return None if value is None else json.loads(value)
+
+
+class BaseModel(Model):
+    class Meta:
+        database = db
+        legacy_table_names = False
+
+
+class User(BaseModel):
+    name = CharField(max_length=100, unique=True)
+    created_at = DateTimeField(default=utcnow)
+
+
+class ApiToken(BaseModel):
+    user = ForeignKeyField(User, backref="tokens", on_delete="CASCADE")
+    token_hash = CharField(max_length=64, unique=True)  # sha256 hex; the token itself is never kept
+    label = CharField(max_length=100, default="")
+    created_at = DateTimeField(default=utcnow)
+    last_used_at = DateTimeField(null=True)
+    revoked = BooleanField(default=False)
+
+
+class Paper(BaseModel):
+    user = ForeignKeyField(User, backref="papers", on_delete="CASCADE")
+    client_id = CharField(max_length=36, null=True)
+    arxiv_id = CharField(max_length=64, null=True)
+    arxiv_version = IntegerField(null=True)
+    doi = CharField(max_length=300, null=True)
+    url = CharField(max_length=2000, null=True)
+    title = TextField()
+    authors = JSONField(default=list)
+    authors_more = IntegerField(default=0)
+    abstract = TextField(default="")
+    published = DateField(null=True)
+    affiliations = JSONField(default=list)
+    topics = JSONField(default=list)
+    primary_category = CharField(max_length=64, null=True)
+    categories = JSONField(default=list)
+    journal_ref = TextField(null=True)
+    comments = TextField(null=True)
+    source_url = CharField(max_length=2000, null=True)
+    citation_key = CharField(max_length=200)
+    edited_fields = JSONField(default=list)  # fields the user changed: a page save never overwrites
+    enriched_fields = JSONField(default=list)  # fields arXiv's API supplied: a page save keeps them
+    enrichment = CharField(max_length=16, null=True)  # pending | done | failed | None (no arXiv id)
+    enrichment_reason = TextField(null=True)
+    enrichment_at = DateTimeField(null=True)
+    enrichment_attempts = IntegerField(default=0)
+    enrichment_due = DateTimeField(null=True)
+    created_at = DateTimeField(default=utcnow)
+    updated_at = DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = (
+            (("user", "arxiv_id"), True),
+            (("user", "doi"), True),
+            (("user", "url"), True),
+            (("user", "client_id"), True),
+            (("user", "citation_key"), True),
+            (("enrichment", "enrichment_due"), False),
+        )
+
+
+class Tag(BaseModel):
+    user = ForeignKeyField(User, backref="tags", on_delete="CASCADE")
+    name = CharField(max_length=100)
+
+    class Meta:
+        indexes = ((("user", "name"), True),)
+
+
+class PaperTag(BaseModel):
+    paper = ForeignKeyField(Paper, backref="paper_tags", on_delete="CASCADE")
+    tag = ForeignKeyField(Tag, backref="paper_tags", on_delete="CASCADE")
+    position = IntegerField(default=0)
+
+    class Meta:
+        indexes = ((("paper", "tag"), True),)
+
+
+class Note(BaseModel):
+    user = ForeignKeyField(User, on_delete="CASCADE")
+    paper = ForeignKeyField(Paper, backref="notes", on_delete="CASCADE")
+    client_id = CharField(max_length=36, null=True)
+    body = TextField()
+    created_at = DateTimeField(default=utcnow)
+    updated_at = DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("user", "client_id"), True),)
+
+
+class Highlight(BaseModel):
+    user = ForeignKeyField(User, on_delete="CASCADE")
+    paper = ForeignKeyField(Paper, backref="highlights", on_delete="CASCADE")
+    client_id = CharField(max_length=36, null=True)
+    field = CharField(max_length=16, default="abstract")
+    exact = TextField()
+    prefix = CharField(max_length=64, default="")
+    suffix = CharField(max_length=64, default="")
+    start = IntegerField()
+    end = IntegerField()
+    color = CharField(max_length=16, default="yellow")
+    comment = TextField(default="")
+    created_at = DateTimeField(default=utcnow)
+    updated_at = DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("user", "client_id"), True),)
+
+
+ALL_MODELS = [User, ApiToken, Paper, Tag, PaperTag, Note, Highlight]
