@@ -1,0 +1,159 @@
+"""Export and import formats: pure functions, records in, text out (and back).
+
+Nothing here knows about Flask, peewee or the rest of papershelf. A *record* is the plain dict the
+server hands out for a paper (see ``backup.py`` for the full shape). Writers take an iterable of
+records and yield text chunks, so an HTTP response or a CLI run streams with flat memory; callers
+pass records already ordered by citation key (the store does that with an ``ORDER BY``), which is
+what makes an export deterministic. Readers take text and return ``(records, skipped)``; a file
+that cannot be read at all raises :class:`FormatError`.
+"""
+
+from __future__ import annotations
+
+
+class FormatError(ValueError):
+    """The file is not valid in the format it claims to be in; nothing was read from it."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+# name -> (media type, file extension). The writers themselves are looked up lazily in
+# ``writer_for`` so that importing this package stays cheap.
+EXPORT_FORMATS: dict[str, tuple[str, str]] = {
+    "bibtex": ("application/x-bibtex; charset=utf-8", "bib"),
+    "biblatex": ("application/x-bibtex; charset=utf-8", "bib"),
+    "csljson": ("application/vnd.citationstyles.csl+json; charset=utf-8", "json"),
+    "ris": ("application/x-research-info-systems; charset=utf-8", "ris"),
+    "markdown": ("text/markdown; charset=utf-8", "md"),
+    "jsonld": ("application/ld+json; charset=utf-8", "jsonld"),
+    "json": ("application/json; charset=utf-8", "json"),
+}
+
+IMPORT_FORMATS = ("bibtex", "csljson", "json")
+
+
+def writer_for(name: str):
+    """The writer function for an export format name (``KeyError`` when unknown)."""
+    if name not in EXPORT_FORMATS:
+        raise KeyError(name)
+    if name == "bibtex":
+        from .bibtex import write_bibtex
+
+        return write_bibtex
+    if name == "biblatex":
+        from .bibtex import write_biblatex
+
+        return write_biblatex
+    if name == "csljson":
+        from .csljson import write_csljson
+
+        return write_csljson
+    if name == "ris":
+        from .ris import write_ris
+
+        return write_ris
+    if name == "markdown":
+        from .markdown import write_markdown
+
+        return write_markdown
+    if name == "jsonld":
+        from .jsonld import write_jsonld
+
+        return write_jsonld
+    from .backup import write_backup
+
+    return write_backup
+
+
+def reader_for(name: str):
+    """The reader function for an import format name (``KeyError`` when unknown)."""
+    if name == "bibtex":
+        from .bibtex import read_bibtex
+
+        return read_bibtex
+    if name == "csljson":
+        from .csljson import read_csljson
+
+        return read_csljson
+    if name == "json":
+        from .backup import read_backup
+
+        return read_backup
+    raise KeyError(name)
+
+
+def new_record(**fields) -> dict:
+    """A record as readers return it: every field of the shape, defaults for what a file lacks
+    (no ``id``; timestamps ``None`` when the file has none, for the store to fill in)."""
+    record = {
+        "arxiv_id": None,
+        "arxiv_version": None,
+        "doi": None,
+        "url": None,
+        "title": "",
+        "authors": [],
+        "authors_more": 0,
+        "abstract": "",
+        "published": None,
+        "affiliations": [],
+        "topics": [],
+        "tags": [],
+        "primary_category": None,
+        "categories": [],
+        "journal_ref": None,
+        "comments": None,
+        "source_url": None,
+        "citation_key": None,
+        "created_at": None,
+        "updated_at": None,
+        "enrichment": None,
+        "edited_fields": [],
+        "notes": [],
+        "highlights": [],
+    }
+    unknown = set(fields) - set(record)
+    if unknown:
+        raise TypeError(f"unknown record fields: {sorted(unknown)}")
+    record.update(fields)
+    return record
+
+
+def arxiv_url(arxiv_id: str) -> str:
+    return f"https://arxiv.org/abs/{arxiv_id}"
+
+
+def paper_url(record: dict) -> str | None:
+    """The paper's canonical address: arXiv abstract page, else its URL, else its DOI resolver."""
+    if record.get("arxiv_id"):
+        return arxiv_url(record["arxiv_id"])
+    if record.get("url"):
+        return record["url"]
+    if record.get("doi"):
+        return f"https://doi.org/{record['doi']}"
+    return None
+
+
+def journal_doi(record: dict) -> str | None:
+    """The record's DOI when it is a publisher's DOI, not the one arXiv mints (10.48550/arXiv.…)."""
+    doi = record.get("doi")
+    if not doi or doi.lower().startswith("10.48550/arxiv."):
+        return None
+    return doi
+
+
+def notes_in_order(record: dict) -> list[dict]:
+    return sorted(record.get("notes") or [], key=lambda n: (n.get("created_at") or "", n.get("id") or 0))
+
+
+_FIELD_ORDER = {"title": 0, "abstract": 1}
+
+
+def highlights_in_order(record: dict) -> list[dict]:
+    """Highlights in reading order: the title's, then the abstract's, each by position."""
+    return sorted(
+        record.get("highlights") or [],
+        key=lambda h: (_FIELD_ORDER.get(h.get("field"), 2), h.get("start") or 0,
+                       h.get("end") or 0, h.get("id") or 0),
+    )

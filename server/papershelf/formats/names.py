@@ -1,0 +1,139 @@
+"""Person and organisation names: display form ("First Last") to BibTeX form and back.
+
+Display names are what the page showed. BibTeX wants ``Last, First``; names it would misparse
+(organisations, anything with a comma or a stray ``and``) are braced whole so BibTeX takes them
+as one last name and prints them as written.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .latex import decode_latex, encode_latex
+
+# lower-case particles that belong to the last name ("Ludwig van Beethoven" -> "van Beethoven")
+PARTICLES = frozenset(
+    "van von der den de del della di da dos das du la le ten ter zu af av".split()
+)
+SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
+
+_ORG_WORDS = frozenset(
+    """team lab labs laboratory laboratories inc inc. ltd ltd. llc corp corp. corporation company
+    university institute institution consortium collaboration group project foundation center
+    centre council committee organization organisation association society academy research ai
+    deepmind openai google meta microsoft anthropic nvidia alibaba deepseek qwen mistral
+    bytedance tencent baidu huawei""".split()
+)
+_AND_RE = re.compile(r"(?:^|\s)and(?:\s|$)", re.IGNORECASE)
+
+
+def is_organisation(name: str) -> bool:
+    words = name.split()
+    if len(words) > 4:
+        return True
+    return any(w.lower().strip(",()") in _ORG_WORDS for w in words) and len(words) > 1
+
+
+def split_name(name: str) -> tuple[str, str, str]:
+    """``(first, last, suffix)`` of a personal display name."""
+    words = name.split()
+    suffix = ""
+    if len(words) > 2 and words[-1].lower() in SUFFIXES:
+        suffix = words.pop()
+    if len(words) <= 1:
+        return "", " ".join(words), suffix
+    i = len(words) - 1  # the last word is always part of the last name
+    while i > 1 and words[i - 1] in PARTICLES:
+        i -= 1
+    if words[0] in PARTICLES and i == 1:  # "van Gogh": no first name at all
+        i = 0
+    return " ".join(words[:i]), " ".join(words[i:]), suffix
+
+
+def last_name(name: str) -> str:
+    """The last name of a display name (an organisation's whole name)."""
+    if is_organisation(name) or "," in name:
+        return name
+    return split_name(name)[1]
+
+
+def bibtex_name(name: str, *, utf8: bool = False) -> str:
+    """One display name as it goes into a BibTeX ``author`` list."""
+    name = " ".join(name.split())
+    if not name:
+        return "{}"
+    if is_organisation(name) or "," in name or _AND_RE.search(name) or name.lower() == "others":
+        return "{" + encode_latex(name, utf8=utf8) + "}"
+    first, last, suffix = split_name(name)
+    last = encode_latex(last, utf8=utf8)
+    if not first:
+        return last
+    first = encode_latex(first, utf8=utf8)
+    if suffix:
+        return f"{last}, {encode_latex(suffix, utf8=utf8)}, {first}"
+    return f"{last}, {first}"
+
+
+def split_at_depth0(value: str, pattern: re.Pattern) -> list[str]:
+    """``value`` split where ``pattern`` matches outside braces."""
+    parts, start, depth, pos = [], 0, 0, 0
+    n = len(value)
+    while pos < n:
+        ch = value[pos]
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif ch == "\\":
+            pos += 2  # an escaped character is never a separator
+            continue
+        elif depth == 0:
+            m = pattern.match(value, pos)
+            if m and m.end() > pos:
+                parts.append(value[start:pos])
+                start = pos = m.end()
+                continue
+        pos += 1
+    parts.append(value[start:])
+    return parts
+
+
+_AUTHOR_SEP = re.compile(r"\s+and\s+", re.IGNORECASE)
+_COMMA = re.compile(r"\s*,\s*")
+
+
+def _whole_group(s: str) -> bool:
+    """True when ``s`` is one brace group ``{...}`` from first to last character."""
+    if not (s.startswith("{") and s.endswith("}")):
+        return False
+    depth = 0
+    for i, ch in enumerate(s):
+        depth += ch == "{"
+        depth -= ch == "}"
+        if depth == 0 and i < len(s) - 1:
+            return False
+    return True
+
+
+def parse_bibtex_names(value: str) -> tuple[list[str], int]:
+    """Display names and the "others" count (1 when the list ends in ``and others``)."""
+    value = " ".join(value.split())
+    if not value:
+        return [], 0
+    names, more = [], 0
+    for raw in split_at_depth0(value, _AUTHOR_SEP):
+        raw = raw.strip()
+        if raw.lower() == "others":
+            more = 1
+            continue
+        if _whole_group(raw):
+            names.append(decode_latex(raw[1:-1]))
+            continue
+        parts = [decode_latex(p).strip() for p in split_at_depth0(raw, _COMMA)]
+        if len(parts) == 1:
+            names.append(parts[0])
+        elif len(parts) == 2:
+            names.append(" ".join(p for p in (parts[1], parts[0]) if p))
+        else:
+            names.append(" ".join(p for p in (parts[2], parts[0], parts[1]) if p))
+    return names, more
