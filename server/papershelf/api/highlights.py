@@ -1,0 +1,34 @@
+"""Highlights: add to a paper's abstract or title, recolour or comment, delete."""
+
+from flask import Blueprint
+
+from papershelf.api import current_user, doc, json_body
+from papershelf.schemas import HighlightInSchema, HighlightPatchSchema, HighlightSchema
+from papershelf.services import highlights
+from papershelf.services.records import highlight_record
+
+bp = Blueprint("api_highlights", __name__, url_prefix="/api")
+
+
+@bp.post("/papers/<int:paper_id>/highlights")
+@doc(summary="Highlight a quote in a paper's abstract or title", body=HighlightInSchema,
+     responses={201: HighlightSchema, 200: HighlightSchema})
+def add_highlight(paper_id):
+    h, created = highlights.add_highlight(current_user(), paper_id,
+                                          json_body(HighlightInSchema()))
+    return highlight_record(h), 201 if created else 200
+
+
+@bp.patch("/highlights/<int:highlight_id>")
+@doc(summary="Change a highlight's colour or comment", body=HighlightPatchSchema,
+     responses={200: HighlightSchema})
+def update_highlight(highlight_id):
+    data = json_body(HighlightPatchSchema())
+    return highlight_record(highlights.update_highlight(current_user(), highlight_id, data))
+
+
+@bp.delete("/highlights/<int:highlight_id>")
+@doc(summary="Delete a highlight", responses={204: None})
+def delete_highlight(highlight_id):
+    highlights.delete_highlight(current_user(), highlight_id)
+    return "", 204

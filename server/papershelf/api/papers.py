@@ -1,0 +1,73 @@
+"""Papers: save from a page, list and search, look up a page's papers, read, edit, delete."""
+
+from flask import Blueprint, current_app
+
+from papershelf.api import current_user, doc, json_body, query_args
+from papershelf.config import enrichment_enabled
+from papershelf.schemas import (
+    LookupResultSchema,
+    LookupSchema,
+    PaperCreateSchema,
+    PaperPageSchema,
+    PaperPatchSchema,
+    PaperQuerySchema,
+    PaperSchema,
+)
+from papershelf.services import papers
+
+bp = Blueprint("api_papers", __name__, url_prefix="/api")
+
+
+def _wake_enrichment():
+    worker = current_app.extensions.get("papershelf_enricher")
+    if worker is not None:
+        worker.wake()
+
+
+@bp.post("/papers")
+@doc(summary="Save a paper (201 new, 200 already saved and merged)", body=PaperCreateSchema,
+     responses={201: PaperSchema, 200: PaperSchema})
+def create_paper():
+    data = json_body(PaperCreateSchema())
+    paper, created = papers.save_paper(
+        current_user(), data, enrich=enrichment_enabled(current_app.config))
+    if created and paper.enrichment == "pending":
+        _wake_enrichment()
+    return papers.paper_detail(paper), 201 if created else 200
+
+
+@bp.get("/papers")
+@doc(summary="List and search saved papers, newest first", query=PaperQuerySchema,
+     responses={200: PaperPageSchema})
+def list_papers():
+    args = query_args(PaperQuerySchema())
+    return papers.list_papers(current_user(), **args)
+
+
+@bp.post("/papers/lookup")
+@doc(summary="Which of a page's papers are saved (one call per page)", body=LookupSchema,
+     responses={200: LookupResultSchema})
+def lookup():
+    data = json_body(LookupSchema())
+    return papers.lookup(current_user(), data["arxiv_ids"], data["urls"])
+
+
+@bp.get("/papers/<int:paper_id>")
+@doc(summary="A paper with its notes and highlights", responses={200: PaperSchema})
+def get_paper(paper_id):
+    return papers.paper_detail(papers.get_paper(current_user(), paper_id))
+
+
+@bp.patch("/papers/<int:paper_id>")
+@doc(summary="Edit a paper; edited fields are never overwritten by a page save",
+     body=PaperPatchSchema, responses={200: PaperSchema})
+def update_paper(paper_id):
+    data = json_body(PaperPatchSchema(), partial=True)
+    return papers.paper_detail(papers.update_paper(current_user(), paper_id, data))
+
+
+@bp.delete("/papers/<int:paper_id>")
+@doc(summary="Delete a paper with its notes and highlights", responses={204: None})
+def delete_paper(paper_id):
+    papers.delete_paper(current_user(), paper_id)
+    return "", 204

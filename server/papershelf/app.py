@@ -1,0 +1,84 @@
+"""create_app(): config → store → security (hosts, CORS, auth) → blueprints → errors → cli."""
+
+import logging
+import os
+import secrets
+from pathlib import Path
+
+from flask import Flask
+
+from papershelf import db as store
+from papershelf.config import load_config
+from papershelf.errors import register_error_handlers
+
+log = logging.getLogger(__name__)
+
+
+def _secret_key(data_dir: str) -> str:
+    path = Path(data_dir) / "secret_key"
+    if path.exists():
+        return path.read_text().strip()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_hex(32)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(key)
+    return key
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    app = Flask(__name__, static_folder="web/static", template_folder="web/templates")
+    cfg = load_config(test_config)
+    app.config.update(cfg)
+    app.config["MAX_CONTENT_LENGTH"] = cfg["IMPORT_MAX_BYTES"]
+    app.config["SECRET_KEY"] = cfg["SECRET_KEY"] or _secret_key(cfg["DATA_DIR"])
+    app.config.update(
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Strict",
+        SESSION_COOKIE_NAME="papershelf_session",
+        JSON_SORT_KEYS=False,
+    )
+    app.json.sort_keys = False
+    app.json.ensure_ascii = False
+
+    if cfg["DATABASE_URL"].startswith("sqlite"):
+        Path(cfg["DATA_DIR"]).mkdir(parents=True, exist_ok=True)
+    database = store.open_database(cfg["DATABASE_URL"])
+    store.bind(database)
+    app.extensions["papershelf_db"] = database
+    with database.connection_context():
+        store.init_schema()
+
+    @app.before_request
+    def _connect():
+        store.connect()
+
+    @app.teardown_request
+    def _close(exc):
+        store.close()
+
+    from papershelf.security import init_security
+
+    init_security(app)
+
+    from papershelf.api import docs, health, highlights, notes, papers
+
+    for module in (health, papers, notes, highlights, docs):
+        app.register_blueprint(module.bp)
+    _register_optional_blueprints(app)
+    register_error_handlers(app)
+    return app
+
+
+def _register_optional_blueprints(app) -> None:
+    """Parts that live in their own modules: exports/imports, the library page, enrichment."""
+    import importlib
+
+    for name in ("papershelf.api.transfer", "papershelf.api.enrichment", "papershelf.web.views"):
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name != name:
+                raise
+            continue
+        app.register_blueprint(module.bp)

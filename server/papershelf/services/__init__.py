@@ -1,0 +1,1 @@
+"""Plain functions on validated data. They know the store, not the request."""

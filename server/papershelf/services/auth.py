@@ -1,0 +1,56 @@
+"""Users and API tokens. A token is shown once; the store keeps only its SHA-256."""
+
+import hashlib
+import secrets
+
+from peewee import IntegrityError
+
+from papershelf.db import write_transaction
+from papershelf.models import ApiToken, User, utcnow
+
+TOKEN_PREFIX = "ps_"
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def get_or_create_user(name: str) -> User:
+    with write_transaction():
+        user = User.get_or_none(User.name == name)
+        if user is None:
+            try:
+                with write_transaction():
+                    user = User.create(name=name)
+            except IntegrityError:
+                user = User.get(User.name == name)
+    return user
+
+
+def create_token(user: User, label: str = "") -> str:
+    """A new token for ``user``; the caller shows it once."""
+    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    with write_transaction():
+        ApiToken.create(user=user, token_hash=hash_token(token), label=label)
+    return token
+
+
+def user_for_token(token: str) -> User | None:
+    if not token or len(token) > 200:
+        return None
+    row = (ApiToken.select(ApiToken, User).join(User)
+           .where(ApiToken.token_hash == hash_token(token), ApiToken.revoked == False)  # noqa: E712
+           .first())
+    return row.user if row else None
+
+
+def user_by_id(user_id: int) -> User | None:
+    return User.get_or_none(User.id == user_id)
+
+
+def store_is_empty() -> bool:
+    return not User.select().exists()
+
+
+def touch_token(token: str) -> None:
+    ApiToken.update(last_used_at=utcnow()).where(ApiToken.token_hash == hash_token(token)).execute()

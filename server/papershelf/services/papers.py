@@ -1,0 +1,368 @@
+"""Papers: save (idempotent, merging), read, edit, delete, list and search, page lookup, tags."""
+
+import base64
+import json
+from datetime import date
+
+from peewee import IntegrityError, fn
+
+from papershelf import arxiv
+from papershelf.db import db, is_postgres, is_sqlite, write_transaction
+from papershelf.errors import Conflict, NotFound, ValidationFailed
+from papershelf.formats.citekey import base_key, make_citation_key
+from papershelf.models import Highlight, Note, Paper, PaperTag, Tag, User, utcnow
+from papershelf.services import records, search
+
+# Fields a page save can fill. Lists merge as described in save_paper.
+PAGE_FIELDS = (
+    "arxiv_id", "arxiv_version", "doi", "url", "title", "authors", "authors_more", "abstract",
+    "published", "affiliations", "topics", "primary_category", "categories", "journal_ref",
+    "comments", "source_url",
+)
+IDENTITY_FIELDS = ("arxiv_id", "doi", "url")
+
+
+def lock_user(user: User) -> None:
+    """Serialize one user's paper writes. SQLite's IMMEDIATE transactions already do; on
+    PostgreSQL the user's row lock makes "find, then insert" safe against a concurrent save."""
+    if is_postgres():
+        db.execute_sql('SELECT id FROM "user" WHERE id = %s FOR UPDATE', (user.id,))
+
+
+def get_paper(user: User, paper_id: int) -> Paper:
+    paper = Paper.get_or_none((Paper.id == paper_id) & (Paper.user == user))
+    if paper is None:
+        raise NotFound("no such paper")
+    return paper
+
+
+def paper_detail(paper: Paper) -> dict:
+    return records.paper_records([paper])[0]
+
+
+def _find_existing(user: User, data: dict) -> Paper | None:
+    conds = []
+    if data.get("client_id"):
+        conds.append(Paper.client_id == data["client_id"])
+    for key in IDENTITY_FIELDS:
+        if data.get(key):
+            conds.append(getattr(Paper, key) == data[key])
+    if not conds:
+        return None
+    expr = conds[0]
+    for c in conds[1:]:
+        expr |= c
+    candidates = list(Paper.select().where((Paper.user == user) & expr))
+    if not candidates:
+        return None
+
+    def rank(p):  # client_id, then arXiv id, then DOI, then URL
+        for i, key in enumerate(("client_id",) + IDENTITY_FIELDS):
+            if data.get(key) and getattr(p, key) == data[key]:
+                return i
+        return 99
+
+    return min(candidates, key=rank)
+
+
+def _default_url(data: dict) -> None:
+    if data.get("arxiv_id") and not data.get("url"):
+        data["url"] = arxiv.arxiv_abs_url(data["arxiv_id"])
+
+
+def _assign_citation_key(user: User, paper_fields: dict) -> str:
+    record = {
+        "title": paper_fields.get("title", ""),
+        "authors": paper_fields.get("authors") or [],
+        "published": (paper_fields["published"].isoformat()
+                      if isinstance(paper_fields.get("published"), date)
+                      else paper_fields.get("published")),
+        "arxiv_id": paper_fields.get("arxiv_id"),
+    }
+    base = base_key(record)
+    taken = {k for (k,) in Paper.select(Paper.citation_key)
+             .where((Paper.user == user) & Paper.citation_key.startswith(base)).tuples()}
+    return make_citation_key(record, taken)
+
+
+def set_tags(paper: Paper, names: list[str]) -> None:
+    PaperTag.delete().where(PaperTag.paper == paper.id).execute()
+    for position, name in enumerate(names):
+        tag = Tag.get_or_none((Tag.user == paper.user_id) & (Tag.name == name))
+        if tag is None:
+            tag = Tag.create(user=paper.user_id, name=name)
+        PaperTag.create(paper=paper.id, tag=tag, position=position)
+
+
+def tag_names(paper: Paper) -> list[str]:
+    return records.tags_by_paper([paper.id])[paper.id]
+
+
+def _merge_page_fields(paper: Paper, data: dict) -> bool:
+    """A later page save fills gaps and refreshes page data, but never touches what the user
+    edited, and never replaces what arXiv's API supplied with the page's shorter version."""
+    protected = set(paper.edited_fields or []) | set(paper.enriched_fields or [])
+    changed = False
+    for key in PAGE_FIELDS:
+        if key not in data or key in protected:
+            continue
+        new = data[key]
+        old = getattr(paper, key)
+        if key == "topics":
+            new = old + [t for t in new if t.casefold() not in {o.casefold() for o in old}]
+        elif key == "arxiv_version":
+            new = max(old or 0, new or 0) or None
+        elif new in (None, "", []):
+            continue  # a page that lacks a field does not erase it
+        elif key == "authors_more" and "authors" in protected:
+            continue
+        if key in IDENTITY_FIELDS and old and new != old:
+            continue  # a paper's identity is set once; the user can PATCH it
+        if new != old:
+            setattr(paper, key, new)
+            changed = True
+    return changed
+
+
+def save_paper(user: User, data: dict, *, enrich: bool = False) -> tuple[Paper, bool]:
+    """Save a paper from a page. Returns (paper, created). Saving again merges, never duplicates."""
+    data = dict(data)
+    _default_url(data)
+    tags = data.pop("tags", None)
+    for attempt in range(3):
+        try:
+            with write_transaction():
+                lock_user(user)
+                paper = _find_existing(user, data)
+                if paper is not None:
+                    changed = _merge_page_fields(paper, data)
+                    if tags:
+                        current = tag_names(paper)
+                        extra = [t for t in tags if t.casefold() not in
+                                 {c.casefold() for c in current}]
+                        if extra:
+                            set_tags(paper, current + extra)
+                            changed = True
+                    if changed:
+                        paper.updated_at = utcnow()
+                        paper.save()
+                        search.reindex(paper)
+                    return paper, False
+                fields = {k: v for k, v in data.items() if k in PAGE_FIELDS}
+                now = utcnow()
+                paper = Paper.create(
+                    user=user,
+                    client_id=data.get("client_id"),
+                    citation_key=_assign_citation_key(user, fields),
+                    enrichment="pending" if (enrich and fields.get("arxiv_id")) else None,
+                    enrichment_due=now if (enrich and fields.get("arxiv_id")) else None,
+                    created_at=now,
+                    updated_at=now,
+                    **fields,
+                )
+                if tags:
+                    set_tags(paper, tags)
+                search.reindex(paper)
+                return paper, True
+        except IntegrityError:
+            # Another writer created the same paper between our look and our insert
+            # (possible only without the user lock); look again.
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
+def update_paper(user: User, paper_id: int, data: dict) -> Paper:
+    """A person's edit: applied as given, and remembered so no page save overwrites it."""
+    data = dict(data)
+    with write_transaction():
+        lock_user(user)
+        paper = get_paper(user, paper_id)
+        tags = data.pop("tags", None)
+        if "citation_key" in data and data["citation_key"] != paper.citation_key:
+            clash = Paper.get_or_none((Paper.user == user)
+                                      & (Paper.citation_key == data["citation_key"]))
+            if clash is not None:
+                raise Conflict(f"the citation key {data['citation_key']!r} is taken",
+                               fields={"citation_key": ["already used by another paper"]})
+        for key in IDENTITY_FIELDS:
+            if data.get(key) and data[key] != getattr(paper, key):
+                clash = Paper.get_or_none((Paper.user == user) & (getattr(Paper, key) == data[key]))
+                if clash is not None:
+                    raise Conflict(f"another paper has this {key}",
+                                   fields={key: [f"already saved as paper {clash.id}"]})
+        edited = list(paper.edited_fields or [])
+        for key, value in data.items():
+            if key in ("title",) and not value:
+                raise ValidationFailed(fields={key: ["cannot be empty"]})
+            if key in ("authors", "affiliations", "topics", "categories") and value is None:
+                value = []
+            if key == "abstract" and value is None:
+                value = ""
+            if key == "authors_more" and value is None:
+                value = 0
+            setattr(paper, key, value)
+            if key not in edited:
+                edited.append(key)
+        if tags is not None:
+            set_tags(paper, tags)
+            if "tags" not in edited:
+                edited.append("tags")
+        paper.edited_fields = edited
+        paper.updated_at = utcnow()
+        paper.save()
+        search.reindex(paper)
+    return paper
+
+
+def delete_paper(user: User, paper_id: int) -> None:
+    with write_transaction():
+        paper = get_paper(user, paper_id)
+        search.unindex(paper.id)
+        paper.delete_instance()  # notes, highlights and tag links go by ON DELETE CASCADE
+
+
+def touch(paper: Paper) -> None:
+    """A note or highlight changed: the paper's search document and updated_at follow."""
+    Paper.update(updated_at=utcnow()).where(Paper.id == paper.id).execute()
+    search.reindex(paper)
+
+
+# ---- listing -------------------------------------------------------------------------------
+
+
+def _encode_cursor(values: list) -> str:
+    return base64.urlsafe_b64encode(json.dumps(values).encode()).decode().rstrip("=")
+
+
+def _decode_cursor(cursor: str) -> list:
+    try:
+        pad = "=" * (-len(cursor) % 4)
+        values = json.loads(base64.urlsafe_b64decode(cursor + pad))
+        if not isinstance(values, list) or len(values) != 2 or not isinstance(values[1], int):
+            raise ValueError
+        return values
+    except (ValueError, TypeError, UnicodeDecodeError) as e:
+        raise ValidationFailed(fields={"cursor": ["not a cursor from this API"]}) from e
+
+
+def _like_escape(s: str) -> str:
+    return s.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def filtered(user: User, q: str | None = None, tag: str | None = None,
+             topic: str | None = None, ids: list[int] | None = None):
+    """The user's papers matching the filters (a peewee query, unordered)."""
+    query = Paper.select().where(Paper.user == user)
+    if ids is not None:
+        query = query.where(Paper.id.in_(ids))
+    if tag:
+        tagged = (PaperTag.select(PaperTag.paper).join(Tag)
+                  .where((Tag.user == user) & (fn.LOWER(Tag.name) == tag.lower())))
+        query = query.where(Paper.id.in_(tagged))
+    if topic:
+        # topics are a JSON list: the quoted, JSON-escaped name matches one whole element.
+        needle = json.dumps(topic, ensure_ascii=False).lower()
+        position = fn.instr if is_sqlite() else fn.strpos
+        query = query.where(position(fn.LOWER(Paper.topics), needle) > 0)
+    if q:
+        match = search.matching(q)
+        if match is not None:
+            query = query.where(match)
+    return query
+
+
+def list_papers(user: User, *, q=None, tag=None, topic=None, limit=50, cursor=None,
+                sort="saved") -> dict:
+    query = filtered(user, q=q, tag=tag, topic=topic)
+    if sort == "published":
+        # Papers without a date sort last: treat them as 0001-01-01.
+        key = fn.COALESCE(Paper.published, date(1, 1, 1))
+        if cursor:
+            pub, last_id = _decode_cursor(cursor)
+            pub = date.fromisoformat(pub)
+            query = query.where((key < pub) | ((key == pub) & (Paper.id < last_id)))
+        query = query.order_by(key.desc(), Paper.id.desc())
+    else:
+        if cursor:
+            _, last_id = _decode_cursor(cursor)
+            query = query.where(Paper.id < last_id)
+        query = query.order_by(Paper.id.desc())
+    papers = list(query.limit(limit + 1))
+    more = len(papers) > limit
+    papers = papers[:limit]
+    next_cursor = None
+    if more and papers:
+        last = papers[-1]
+        first = (last.published or date(1, 1, 1)).isoformat() if sort == "published" else None
+        next_cursor = _encode_cursor([first, last.id])
+    return {"items": records.paper_records(papers), "next_cursor": next_cursor}
+
+
+# ---- page lookup ---------------------------------------------------------------------------
+
+
+def lookup(user: User, arxiv_ids: list[str], urls: list[str]) -> dict:
+    """Which of a page's papers are saved: one query for the papers, one each for their tags,
+    notes and highlights."""
+    wanted_ids, wanted_urls, invalid = {}, {}, []
+    for raw in arxiv_ids:
+        norm = arxiv.try_arxiv_id(raw)
+        if norm is None:
+            invalid.append(raw)
+        else:
+            wanted_ids[norm] = True
+    for raw in urls:
+        norm = arxiv.try_arxiv_id(raw)
+        if norm is not None:
+            wanted_ids[norm] = True
+            continue
+        try:
+            wanted_urls[arxiv.normalize_url(raw)] = True
+        except ValueError:
+            invalid.append(raw)
+    if not wanted_ids and not wanted_urls:
+        return {"papers": {}, "invalid": invalid}
+    cond = None
+    if wanted_ids:
+        cond = Paper.arxiv_id.in_(list(wanted_ids))
+    if wanted_urls:
+        by_url = Paper.url.in_(list(wanted_urls)) | Paper.source_url.in_(list(wanted_urls))
+        cond = by_url if cond is None else (cond | by_url)
+    papers = list(Paper.select(Paper.id, Paper.arxiv_id, Paper.url, Paper.source_url,
+                               Paper.citation_key, Paper.title, Paper.authors,
+                               Paper.authors_more, Paper.primary_category, Paper.enrichment,
+                               Paper.enrichment_reason, Paper.enrichment_at)
+                  .where((Paper.user == user) & cond))
+    ids = [p.id for p in papers]
+    tags = records.tags_by_paper(ids)
+    notes = records.notes_by_paper(ids)
+    highlights = records.highlights_by_paper(ids)
+    out = {}
+    for p in papers:
+        entry = {
+            "id": p.id,
+            "citation_key": p.citation_key,
+            "title": p.title,
+            "authors": p.authors or [],
+            "authors_more": p.authors_more,
+            "primary_category": p.primary_category,
+            "enrichment": records.enrichment_record(p),
+            "tags": tags[p.id],
+            "notes": notes[p.id],
+            "highlights": highlights[p.id],
+        }
+        if p.arxiv_id and p.arxiv_id in wanted_ids:
+            out[p.arxiv_id] = entry
+        for u in (p.url, p.source_url):
+            if u and u in wanted_urls:
+                out[u] = entry
+    return {"papers": out, "invalid": invalid}
+
+
+def counts(user: User) -> dict:
+    return {
+        "papers": Paper.select().where(Paper.user == user).count(),
+        "notes": Note.select().where(Note.user == user).count(),
+        "highlights": Highlight.select().where(Highlight.user == user).count(),
+    }
