@@ -37,7 +37,7 @@ def safe_key(key: str | None) -> str:
 def _verbatim(value: str) -> str:
     """A URL or DOI: written as is (styles print it with ``\\url``), braces and spaces escaped
     the URL way so they cannot touch the entry's structure."""
-    return _URL_UNSAFE.sub(lambda m: "%{:02X}".format(ord(m.group())), value)
+    return _URL_UNSAFE.sub(lambda m: f"%{ord(m.group()):02X}", value)
 
 
 def annotation_text(record: dict) -> str:
@@ -54,9 +54,11 @@ def annotation_text(record: dict) -> str:
 
 
 def _keywords(tags: list[str], utf8: bool) -> str:
+    """Tags as a ``keywords`` list; a tag with a comma (or semicolon) in it is braced whole."""
+    tags = [" ".join(t.split()) for t in tags]
     return ", ".join(
-        "{" + encode_latex(t, utf8=utf8) + "}" if "," in t else encode_latex(t, utf8=utf8)
-        for t in tags
+        "{" + encode_latex(t, utf8=utf8) + "}" if "," in t or ";" in t else encode_latex(t, utf8=utf8)
+        for t in tags if t
     )
 
 
@@ -108,8 +110,9 @@ def _entry(record: dict, *, biblatex: bool, abstract: bool, notes_field: str, ut
         fields.append(("url", "{" + _verbatim(url) + "}"))
     if abstract and record.get("abstract"):
         fields.append(("abstract", "{" + encode_latex(record["abstract"], utf8=utf8) + "}"))
-    if record.get("tags"):
-        fields.append(("keywords", "{" + _keywords(record["tags"], utf8) + "}"))
+    keywords = _keywords(record.get("tags") or [], utf8)
+    if keywords:
+        fields.append(("keywords", "{" + keywords + "}"))
     annotation = annotation_text(record)
     if annotation:
         fields.append((notes_field, "{" + encode_latex(annotation, utf8=utf8) + "}"))
@@ -228,7 +231,7 @@ def _record(key: str, fields: dict[str, str]) -> dict:
     category = fields.get("primaryclass") or fields.get("eprintclass")
     return new_record(
         citation_key=key,
-        title=decode_latex(fields.get("title", "")).strip(),
+        title=decode_latex(fields.get("title", "")),
         authors=authors,
         authors_more=more,
         abstract=decode_latex(fields.get("abstract", "")),
@@ -275,7 +278,7 @@ def read_bibtex(text: str) -> tuple[list[dict], list[dict]]:
         if entry.entry_type.lower() in ("string", "preamble", "comment"):
             continue
         record = _record(entry.key, fields)
-        if not record["title"]:
+        if not record["title"].strip():
             skipped.append({"key": entry.key, "reason": "no title"})
             continue
         records.append(record)

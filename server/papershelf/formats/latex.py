@@ -14,7 +14,7 @@ because BibTeX (and pybtex) count escaped braces too: a lone ``\\{`` unbalances 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 from pylatexenc.latexencode import UnicodeToLatexEncoder
@@ -77,7 +77,7 @@ _context.add_context_category(
 _decoder = LatexNodes2Text(latex_context=_context, math_mode="text", strict_latex_spaces=True)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _non_ascii(ch: str) -> str:
     """LaTeX for one non-ASCII character, or the character itself when LaTeX has no spelling
     for it that decodes back to it (CJK, emoji, combining marks): those stay UTF-8."""
