@@ -1,0 +1,457 @@
+/**
+ * Page adapters: find the papers on a page and read what the page says about each.
+ *
+ * - alphaXiv topic pages (Cards view, List view and its detail panel): papers are found from
+ *   links to `/abs/<id>`, `/overview/<id>`, `arxiv.org/abs|pdf/<id>`, never from class names
+ *   (they are hashes). A paper's element is the largest ancestor of its links that holds no link
+ *   to another paper.
+ * - alphaXiv paper pages: JSON-LD (ScholarlyArticle).
+ * - arXiv /abs/ pages and any page with Highwire `citation_*` meta tags.
+ * - arXiv /list/ pages: `dl > dt/dd`.
+ *
+ * `findPaperElements(doc)` is the cheap part (ids and elements, used to mark a page);
+ * `describePaper(entry)` reads the fields when they are needed (save, highlight).
+ * `findPapersOnPage(doc)` does both. Pure DOM, no chrome.*.
+ */
+
+import { parseArxivId } from "./ids.js";
+import { fieldText, normalizeText } from "./anchoring.js";
+
+const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+const DATE_TEXT = /^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]* (\d{1,2}), (\d{4})$/;
+const UI_SELECTOR = "[data-papershelf-ui]";
+const TOPIC_LINK = /^\/topics?\//;
+const GENERIC_LINK_TEXT = /^(open( paper)?|arxiv|pdf|html|abs(tract)?|view( pdf)?|ask(pdf)?|other|\[?\d+\]?)$/i;
+const MULTI = Symbol("multi");
+
+/** "Mar 31, 2026" → "2026-03-31"; "2026/03/31" → "2026-03-31"; else null. */
+export function parseDate(text) {
+  const t = normalizeText(text);
+  let m = DATE_TEXT.exec(t);
+  if (m) {
+    const month = MONTHS.indexOf(m[1].slice(0, 3).toLowerCase()) + 1;
+    return `${m[3]}-${String(month).padStart(2, "0")}-${m[2].padStart(2, "0")}`;
+  }
+  m = /^(\d{4})[-/](\d{1,2})(?:[-/](\d{1,2}))?/.exec(t);
+  if (m) return `${m[1]}-${m[2].padStart(2, "0")}-${(m[3] || "1").padStart(2, "0")}`;
+  return null;
+}
+
+function baseOf(doc) {
+  return doc.baseURI || (doc.location && doc.location.href) || "https://www.alphaxiv.org/";
+}
+
+function locationOf(doc) {
+  try {
+    return new URL(doc.location ? doc.location.href : baseOf(doc));
+  } catch {
+    return new URL("https://www.alphaxiv.org/");
+  }
+}
+
+function paperLinkId(a, base) {
+  const href = a.getAttribute("href");
+  if (!href || href.startsWith("#") || href.startsWith("javascript:")) return null;
+  return parseArxivId(href, base);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cheap pass: ids and elements.
+
+/**
+ * Every paper entry on the page: [{arxiv_id, version, element, kind}]. One entry per element;
+ * the same paper may have several (a List-view row and the detail panel). Safe to run again:
+ * it only reads the DOM.
+ */
+export function findPaperElements(doc) {
+  const loc = locationOf(doc);
+  const host = loc.hostname.replace(/^www\./, "");
+  if (host === "arxiv.org" && loc.pathname.startsWith("/list/")) return arxivListEntries(doc);
+  if (host === "arxiv.org" && loc.pathname.startsWith("/abs/")) {
+    const e = metaEntry(doc);
+    return e ? [e] : [];
+  }
+  if (host === "alphaxiv.org" && /^\/(abs|overview)\//.test(loc.pathname)) {
+    const e = jsonLdEntry(doc) || metaEntry(doc);
+    if (e) return [e];
+  }
+  return linkedEntries(doc);
+}
+
+/** Papers found from links (alphaXiv topic pages, and a fallback for any listing). */
+export function linkedEntries(doc, root = doc.body) {
+  if (!root) return [];
+  const base = baseOf(doc);
+  const links = [];
+  for (const a of root.querySelectorAll("a[href]")) {
+    if (a.closest(UI_SELECTOR)) continue;
+    const parsed = paperLinkId(a, base);
+    if (parsed) links.push([a, parsed]);
+  }
+  // Which paper each ancestor belongs to: one id, or MULTI once it holds links to two papers.
+  const owner = new Map();
+  for (const [a, { id }] of links) {
+    for (let el = a; el && el !== root; el = el.parentElement) {
+      const cur = owner.get(el);
+      if (cur === undefined) owner.set(el, id);
+      else if (cur === id || cur === MULTI) break;
+      else {
+        owner.set(el, MULTI);
+        for (let up = el.parentElement; up && up !== root && owner.get(up) !== MULTI; up = up.parentElement) {
+          owner.set(up, MULTI);
+        }
+        break;
+      }
+    }
+  }
+  const entries = new Map();
+  for (const [a, { id, version }] of links) {
+    let el = a;
+    while (el.parentElement && el.parentElement !== root && owner.get(el.parentElement) === id) el = el.parentElement;
+    // A lone link (e.g. in running text) is not a paper entry: require more than the link itself.
+    if (el === a && !a.querySelector("h1, h2, h3, h4, h5, h6")) continue;
+    const known = entries.get(el);
+    if (known) {
+      if (!known.version && version) known.version = version;
+    } else {
+      entries.set(el, { arxiv_id: id, version: version || null, element: el, kind: "alphaxiv-listing" });
+    }
+  }
+  return Array.from(entries.values());
+}
+
+function arxivListEntries(doc) {
+  const base = baseOf(doc);
+  const out = [];
+  for (const dt of doc.querySelectorAll("dl > dt")) {
+    const dd = dt.nextElementSibling;
+    if (!dd || dd.tagName !== "DD") continue;
+    let parsed = null;
+    for (const a of dt.querySelectorAll("a[href]")) {
+      parsed = paperLinkId(a, base);
+      if (parsed) break;
+    }
+    if (parsed) out.push({ arxiv_id: parsed.id, version: parsed.version, element: dd, kind: "arxiv-list", dt });
+  }
+  return out;
+}
+
+function readJsonLd(doc) {
+  for (const s of doc.querySelectorAll('script[type="application/ld+json"]')) {
+    let data;
+    try {
+      data = JSON.parse(s.textContent);
+    } catch {
+      continue;
+    }
+    const items = Array.isArray(data) ? data : data["@graph"] || [data];
+    for (const item of items) {
+      const type = [].concat(item["@type"] || []);
+      if (type.some((t) => /ScholarlyArticle|Article|CreativeWork/.test(t))) return item;
+    }
+  }
+  return null;
+}
+
+function jsonLdEntry(doc) {
+  const ld = readJsonLd(doc);
+  if (!ld) return null;
+  const loc = locationOf(doc);
+  const parsed =
+    parseArxivId(String(ld.identifier || "")) || parseArxivId(String(ld.url || "")) || parseArxivId(loc.href);
+  if (!parsed) return null;
+  const title = normalizeText(ld.name || ld.headline || "");
+  const heading = Array.from(doc.querySelectorAll("h1")).find((h) => fieldText(h) === title) || doc.querySelector("h1");
+  const element = (heading && (heading.closest("article, main") || heading.parentElement)) || doc.body;
+  return { arxiv_id: parsed.id, version: parsed.version, element, kind: "jsonld", ld, heading };
+}
+
+function metaValues(doc, name) {
+  return Array.from(doc.querySelectorAll(`meta[name="${name}"]`)).map((m) => m.getAttribute("content") || "");
+}
+
+/** Highwire `citation_*` tags (arXiv /abs/ pages and many publishers). */
+function metaEntry(doc) {
+  const title = metaValues(doc, "citation_title")[0];
+  if (!title) return null;
+  const loc = locationOf(doc);
+  const idText = metaValues(doc, "citation_arxiv_id")[0];
+  const parsed = (idText && parseArxivId(idText)) || parseArxivId(loc.href);
+  const t = normalizeText(title);
+  const heading =
+    Array.from(doc.querySelectorAll("h1")).find((h) => fieldText(h) === t) || doc.querySelector("h1.title, h1");
+  const element = doc.querySelector("#abs") || (heading && heading.parentElement) || doc.body;
+  return {
+    arxiv_id: parsed ? parsed.id : null,
+    version: parsed ? parsed.version : null,
+    url: parsed ? null : loc.href,
+    element,
+    kind: "meta",
+    heading,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Full pass: the fields of one entry.
+
+const LEAF_SKIP = 'script, style, annotation, [aria-hidden="true"], ' + UI_SELECTOR;
+
+/** Elements with their own visible text, in document order (skipping our UI and hidden parts). */
+function textLeaves(root) {
+  const out = [];
+  (function walk(el) {
+    for (let n = el.firstChild; n; n = n.nextSibling) {
+      if (n.nodeType === 3 && n.data.trim()) {
+        out.push(el);
+        break;
+      }
+    }
+    for (let n = el.firstElementChild; n; n = n.nextElementSibling) {
+      if (!n.matches(LEAF_SKIP)) walk(n);
+    }
+  })(root);
+  return out;
+}
+
+const NAME = "[\\p{Lu}][\\p{L}\\p{M}'’.\\-]*(?: (?:[\\p{L}\\p{M}'’.\\-]+))*";
+const AUTHOR_LIST = new RegExp(`^${NAME}(?:, ${NAME})*(?:,? ?\\+ ?\\d+)?$`, "u");
+const ORGANISATION_WORDS = /\b(University|Universit\w+|Institute|Inc|Lab|Labs|Laboratory|Research|Group|College|School|Center|Centre|Academy|AI|Corporation)\b/;
+
+function looksLikeAuthors(text) {
+  if (!text || text.length > 2000 || !AUTHOR_LIST.test(text)) return false;
+  const names = text.replace(/,? ?\+ ?\d+$/, "").split(", ");
+  if (names.some((n) => n.split(" ").length < 2 || n.split(" ").length > 6)) return false;
+  return !ORGANISATION_WORDS.test(text);
+}
+
+/** Running prose, not a list of affiliations ("A · B · C") or a long title. */
+function looksLikeAbstract(text) {
+  return text.length >= 120 && !text.includes(" · ") && /[.!?](\s|$)/.test(text);
+}
+
+function splitAuthors(text) {
+  const t = normalizeText(text);
+  const m = /,? ?\+ ?(\d+)$/.exec(t);
+  const more = m ? Number(m[1]) : 0;
+  const names = (m ? t.slice(0, m.index) : t).split(/\s*,\s*/).filter(Boolean);
+  return { authors: names, authors_more: more };
+}
+
+function isInside(el, container) {
+  return container && (el === container || container.contains(el));
+}
+
+/** Read the fields of an alphaXiv listing entry (card, row or detail panel). */
+function describeLinked(entry, doc) {
+  const el = entry.element;
+  const base = baseOf(doc);
+  const fields = {};
+  // Title: the first heading, else the longest link text to the paper.
+  let titleEl = el.querySelector("h1, h2, h3, h4");
+  if (titleEl && titleEl.closest(UI_SELECTOR)) titleEl = null;
+  if (!titleEl) {
+    let best = "";
+    for (const a of el.querySelectorAll("a[href]")) {
+      const p = paperLinkId(a, base);
+      const text = fieldText(a);
+      if (p && p.id === entry.arxiv_id && text.length > best.length && !GENERIC_LINK_TEXT.test(text)) {
+        best = text;
+        titleEl = a;
+      }
+    }
+  }
+  fields.title = titleEl || null;
+  const topicEls = Array.from(el.querySelectorAll("a[href]")).filter((a) => {
+    try {
+      return TOPIC_LINK.test(new URL(a.getAttribute("href"), base).pathname);
+    } catch {
+      return false;
+    }
+  });
+  const topics = [...new Set(topicEls.map((a) => fieldText(a)).filter(Boolean))];
+  const leaves = textLeaves(el).filter(
+    (leaf) => !isInside(leaf, titleEl) && !leaf.closest("button, a[href]") && !leaf.closest(UI_SELECTOR),
+  );
+  let abstractEl = null;
+  let abstractText = "";
+  let published = null;
+  for (const leaf of leaves) {
+    const text = fieldText(leaf);
+    if (looksLikeAbstract(text) && text.length > abstractText.length) {
+      abstractEl = leaf;
+      abstractText = text;
+    }
+  }
+  // The date: a text node that is exactly a date ("Mar 31, 2026") or a <time datetime>.
+  const time = el.querySelector("time[datetime]");
+  if (time) published = parseDate(time.getAttribute("datetime"));
+  if (!published) {
+    for (const leaf of leaves) {
+      for (let n = leaf.firstChild; n && !published; n = n.nextSibling) {
+        if (n.nodeType === 3) published = parseDate(n.data);
+      }
+      if (published) break;
+    }
+  }
+  // Authors: the first name list (with its "+N") outside title and abstract; the topmost element
+  // whose whole text is that list, so that a "+3" in a child span is included.
+  let authorsEl = null;
+  let authorsLeafIndex = -1;
+  for (const [i, leaf] of leaves.entries()) {
+    if (leaf === abstractEl) continue;
+    const text = fieldText(leaf);
+    if (looksLikeAuthors(text)) {
+      authorsEl = leaf;
+      authorsLeafIndex = i;
+      while (authorsEl.parentElement && authorsEl !== el && looksLikeAuthors(fieldText(authorsEl.parentElement))) {
+        authorsEl = authorsEl.parentElement;
+      }
+      break;
+    }
+  }
+  const { authors, authors_more } = authorsEl ? splitAuthors(fieldText(authorsEl)) : { authors: [], authors_more: 0 };
+  // Affiliations: the next text after the authors that is neither abstract, link nor date.
+  let affiliations = [];
+  if (authorsEl) {
+    const after = leaves.slice(authorsLeafIndex + 1).filter((leaf) => !isInside(leaf, authorsEl));
+    const next = after[0];
+    if (next && next !== abstractEl) {
+      const text = fieldText(next).replace(/\s*\+\d+$/, "");
+      if (text && !parseDate(text) && text.length < 1000) affiliations = text.split(/\s+·\s+/).filter(Boolean);
+    }
+  }
+  fields.abstract = abstractEl;
+  return {
+    title: titleEl ? fieldText(titleEl) : "",
+    authors,
+    authors_more,
+    abstract: abstractText,
+    published,
+    affiliations,
+    topics,
+    fields,
+  };
+}
+
+function describeJsonLd(entry) {
+  const ld = entry.ld;
+  const authors = [].concat(ld.author || []).map((a) => normalizeText(typeof a === "string" ? a : a.name)).filter(Boolean);
+  const abstract = normalizeText(ld.abstract || ld.description || "");
+  const orgs = [].concat(ld.sourceOrganization || []).map((o) => normalizeText(typeof o === "string" ? o : o.name));
+  const keywords = typeof ld.keywords === "string" ? ld.keywords.split(/\s*,\s*/) : [].concat(ld.keywords || []);
+  return {
+    title: normalizeText(ld.name || ld.headline || ""),
+    authors,
+    authors_more: 0,
+    abstract,
+    published: ld.datePublished ? parseDate(String(ld.datePublished)) : null,
+    affiliations: orgs.filter(Boolean),
+    topics: keywords.map(normalizeText).filter(Boolean),
+    fields: { title: entry.heading || null, abstract: findFieldElement(entry.element, abstract) },
+  };
+}
+
+/** The element whose reader-visible text is `text` (or starts with it), smallest first. */
+function findFieldElement(root, text) {
+  if (!text || !root) return null;
+  const head = text.slice(0, 80);
+  let found = null;
+  for (const leaf of textLeaves(root)) {
+    const t = fieldText(leaf);
+    if (t === text) return leaf;
+    if (!found && t.startsWith(head)) found = leaf;
+  }
+  return found;
+}
+
+function describeMeta(entry, doc) {
+  const authors = metaValues(doc, "citation_author").map((a) => {
+    const [last, first] = a.split(/\s*,\s*/);
+    return normalizeText(first ? `${first} ${last}` : last);
+  });
+  const abstract = normalizeText(metaValues(doc, "citation_abstract")[0] || "");
+  const date = metaValues(doc, "citation_online_date")[0] || metaValues(doc, "citation_date")[0] || metaValues(doc, "citation_publication_date")[0];
+  const doi = metaValues(doc, "citation_doi")[0] || null;
+  const blockquote = entry.element.querySelector("blockquote");
+  return {
+    title: normalizeText(metaValues(doc, "citation_title")[0]),
+    authors,
+    authors_more: 0,
+    abstract,
+    published: date ? parseDate(date) : null,
+    affiliations: [...new Set(metaValues(doc, "citation_author_institution").map(normalizeText))],
+    topics: [],
+    doi: doi ? doi.toLowerCase() : null,
+    fields: {
+      title: entry.heading || null,
+      abstract: (blockquote && fieldText(blockquote) === abstract ? blockquote : null) || findFieldElement(entry.element, abstract),
+    },
+  };
+}
+
+function describeArxivList(entry) {
+  const dd = entry.element;
+  let titleEl = null;
+  let authorsEl = null;
+  for (const div of dd.querySelectorAll("div")) {
+    if (div.querySelector("div")) continue;
+    const raw = normalizeText(div.textContent);
+    if (!titleEl && raw.startsWith("Title:")) titleEl = div;
+    if (!authorsEl && div.querySelector('a[href*="searchtype=author"], a[href^="/a/"], a[href*="arxiv.org/a/"]')) authorsEl = div;
+  }
+  const abstractEl = dd.querySelector("p");
+  const authors = authorsEl ? Array.from(authorsEl.querySelectorAll("a")).map((a) => fieldText(a)).filter(Boolean) : [];
+  return {
+    title: titleEl ? fieldText(titleEl) : "",
+    authors,
+    authors_more: 0,
+    abstract: abstractEl ? fieldText(abstractEl) : "",
+    published: null,
+    affiliations: [],
+    topics: [],
+    fields: { title: titleEl, abstract: abstractEl },
+  };
+}
+
+/**
+ * The full record for an entry from findPaperElements:
+ * {arxiv_id, version, url, title, authors, authors_more, abstract, published, affiliations,
+ *  topics, element, fields: {title, abstract}}.
+ */
+export function describePaper(entry, doc = entry.element.ownerDocument) {
+  let d;
+  if (entry.kind === "jsonld") d = describeJsonLd(entry);
+  else if (entry.kind === "meta") d = describeMeta(entry, doc);
+  else if (entry.kind === "arxiv-list") d = describeArxivList(entry);
+  else d = describeLinked(entry, doc);
+  return {
+    arxiv_id: entry.arxiv_id || null,
+    version: entry.version || null,
+    url: entry.url || null,
+    ...d,
+    element: entry.element,
+  };
+}
+
+/** Every paper on the page with its fields. */
+export function findPapersOnPage(doc) {
+  return findPaperElements(doc).map((e) => describePaper(e, doc));
+}
+
+/** The request body for POST /api/papers from a described paper. */
+export function toSavePayload(paper, sourceUrl) {
+  const body = { title: paper.title || paper.arxiv_id || paper.url };
+  if (paper.arxiv_id) body.arxiv_id = paper.arxiv_id;
+  if (paper.version) body.arxiv_version = paper.version;
+  if (paper.doi) body.doi = paper.doi;
+  if (paper.url) body.url = paper.url;
+  else if (paper.arxiv_id) body.url = `https://arxiv.org/abs/${paper.arxiv_id}`;
+  body.authors = paper.authors || [];
+  body.authors_more = paper.authors_more || 0;
+  body.abstract = paper.abstract || "";
+  if (paper.published) body.published = paper.published;
+  body.affiliations = paper.affiliations || [];
+  body.topics = paper.topics || [];
+  if (sourceUrl) body.source_url = sourceUrl;
+  return body;
+}
