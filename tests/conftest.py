@@ -1,0 +1,158 @@
+"""Fixtures: every test gets a fresh store, on SQLite and on PostgreSQL.
+
+The ``app`` fixture is parametrized over both stores. PostgreSQL runs get a database of their own
+per test run (created here, dropped at the end), emptied between tests. Without a reachable
+PostgreSQL the postgres half is skipped with the reason, or fails when CI sets
+``PAPERSHELF_REQUIRE`` (see tests/_require.py).
+"""
+
+import os
+import uuid
+
+import pytest
+
+from tests._require import require_or_skip
+
+PG_ADMIN_URL = os.environ.get("PAPERSHELF_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
+
+
+def _pg_connect(url):
+    import psycopg2
+
+    conn = psycopg2.connect(url, connect_timeout=3)
+    conn.autocommit = True
+    return conn
+
+
+@pytest.fixture(scope="session")
+def pg_database():
+    """A PostgreSQL database for this test run: (url) — or a skip/fail saying why not."""
+    try:
+        admin = _pg_connect(PG_ADMIN_URL)
+    except Exception as e:  # noqa: BLE001 - any connection failure means "no PostgreSQL here"
+        require_or_skip("postgres", f"no PostgreSQL at {PG_ADMIN_URL}: {str(e).strip()[:200]}")
+    name = f"papershelf_test_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+    with admin.cursor() as cur:
+        cur.execute(f'CREATE DATABASE "{name}"')
+    base = PG_ADMIN_URL.rsplit("/", 1)[0]
+    yield f"{base}/{name}"
+    with admin.cursor() as cur:
+        cur.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
+        cur.execute(f'DROP DATABASE IF EXISTS "{name}"')
+    admin.close()
+
+
+def _empty_pg(url):
+    conn = _pg_connect(url)
+    with conn.cursor() as cur:
+        cur.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
+        tables = [r[0] for r in cur.fetchall() if r[0] != "schema_version"]
+        if tables:
+            cur.execute("TRUNCATE " + ", ".join(f'"{t}"' for t in tables)
+                        + " RESTART IDENTITY CASCADE")
+    conn.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request, tmp_path):
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'papershelf.db'}"
+    url = request.getfixturevalue("pg_database")
+    _empty_pg(url)
+    return url
+
+
+@pytest.fixture
+def make_app(tmp_path, database_url):
+    """Build an app on this test's store; extra settings override the test defaults."""
+    apps = []
+
+    def build(**overrides):
+        from papershelf.app import create_app
+
+        cfg = {"DATA_DIR": str(tmp_path / "data"), "DATABASE_URL": database_url,
+               "ARXIV_API": "off", "SECRET_KEY": "test-secret", "TESTING": True}
+        cfg.update(overrides)
+        app = create_app(cfg)
+        apps.append(app)
+        return app
+
+    yield build
+    for app in apps:
+        database = app.extensions["papershelf_db"]
+        if hasattr(database, "close_all"):
+            database.close_all()
+        elif not database.is_closed():
+            database.close()
+
+
+@pytest.fixture
+def app(make_app):
+    return make_app()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app):
+    return app.test_cli_runner()
+
+
+@pytest.fixture
+def make_user(app):
+    """make_user("alice") → Authorization headers for a new user with a fresh token."""
+    from papershelf.services import auth
+
+    def make(name):
+        with app.extensions["papershelf_db"].connection_context():
+            user = auth.get_or_create_user(name)
+            token = auth.create_token(user)
+        return {"Authorization": f"Bearer {token}"}
+
+    return make
+
+
+@pytest.fixture
+def alice(make_user):
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(make_user):
+    return make_user("bob")
+
+
+PAPER = {
+    "arxiv_id": "2603.29001",
+    "title": "Asymmetric Actor-Critic for Multi-turn LLM Agents",
+    "authors": ["Shuli Jiang", "Zhaoyang Zhang", "Yi Zhang"],
+    "authors_more": 3,
+    "abstract": "Large language models (LLMs) exhibit strong reasoning and conversational "
+                "abilities, but ensuring reliable behavior in multi-turn interactions remains "
+                "challenging.",
+    "published": "2026-03-31",
+    "affiliations": ["AWS Agentic AI"],
+    "topics": ["Asynchronous Advantage Actor-Critic", "LLM Agent Reliability",
+               "LLM Agent Training"],
+    "source_url": "https://www.alphaxiv.org/topics/llm-agent-training",
+}
+
+
+@pytest.fixture
+def paper_data():
+    """A paper as the extension sends it from the topic page (a fresh copy per test)."""
+    import copy
+
+    return copy.deepcopy(PAPER)
+
+
+@pytest.fixture
+def saved(client, alice, paper_data):
+    """A paper alice saved: its JSON."""
+    r = client.post("/api/papers", json=paper_data, headers=alice)
+    assert r.status_code == 201, r.json
+    return r.json
