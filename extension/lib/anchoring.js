@@ -234,7 +234,7 @@ export function textModel(root) {
   let pendingSpace = null; // [nodeIndex, offset] of the first whitespace of a run
   for (let k = 0; k < nodes.length; k++) {
     const raw = nodes[k].data;
-    let data = raw.normalize("NFC");
+    const data = raw.normalize("NFC");
     const exactMap = data.length === raw.length;
     for (let i = 0; i < data.length; i++) {
       const c = data[i];

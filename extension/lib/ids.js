@@ -17,7 +17,7 @@ const ID_HOSTS = new Set(["arxiv.org", "www.arxiv.org", "export.arxiv.org", "alp
  * `version` is a number or null.
  */
 function parseBare(text) {
-  let s = text.trim().replace(/^arxiv:\s*/i, "");
+  const s = text.trim().replace(/^arxiv:\s*/i, "");
   let m = NEW_STYLE.exec(s);
   if (m) {
     const month = Number(m[1].slice(2));

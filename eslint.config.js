@@ -1,0 +1,32 @@
+// ESLint for the extension (browser + webextensions globals) and its node tests.
+import js from "@eslint/js";
+import globals from "globals";
+
+export default [
+  { ignores: ["node_modules/**", "tests/fixtures/**", "server/**"] },
+  js.configs.recommended,
+  {
+    files: ["extension/**/*.js"],
+    languageOptions: {
+      ecmaVersion: 2024,
+      sourceType: "module",
+      globals: { ...globals.browser, ...globals.webextensions },
+    },
+  },
+  {
+    files: ["extension/content/loader.js"],
+    languageOptions: { sourceType: "script" },
+  },
+  {
+    files: ["tests/extension/**/*.js", "eslint.config.js"],
+    languageOptions: { ecmaVersion: 2024, sourceType: "module", globals: { ...globals.node } },
+  },
+  {
+    rules: {
+      "no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true }],
+      "no-var": "error",
+      "prefer-const": "error",
+      eqeqeq: ["error", "smart"],
+    },
+  },
+];

@@ -1,0 +1,41 @@
+/** Styles of the controls (inside open shadow roots, so the page's CSS cannot break them and
+ * they cannot break the page). Sizes follow the surrounding text; colours are quiet. */
+
+export const HIGHLIGHT_COLORS = {
+  yellow: "#fde68a",
+  green: "#bbf7d0",
+  blue: "#bfdbfe",
+  pink: "#fbcfe8",
+  purple: "#ddd6fe",
+};
+
+export const PANEL_CSS = `
+:host { all: initial; display: block; font: 12px/1.4 -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif; color: #374151; }
+.bar { display: flex; flex-wrap: wrap; align-items: center; gap: 6px; }
+button { font: inherit; font-size: 12px; line-height: 18px; border: 1px solid #d1d5db; border-radius: 6px; padding: 2px 10px; background: #fff; color: #111827; cursor: pointer; }
+button:hover { background: #f9fafb; }
+button:focus-visible { outline: 2px solid #2563eb; outline-offset: 1px; }
+button[aria-pressed="true"] { background: #ecfdf5; border-color: #6ee7b7; color: #065f46; }
+button[aria-pressed="true"]::before { content: "✓ "; }
+button:disabled { opacity: .6; cursor: default; }
+.status { color: #6b7280; font-size: 11px; }
+.panel { margin-top: 8px; padding: 8px; border: 1px solid #e5e7eb; border-radius: 8px; background: #fcfcfd; display: flex; flex-direction: column; gap: 6px; }
+.notes { margin: 0; padding: 0 0 0 16px; max-height: 160px; overflow: auto; }
+.notes li { white-space: pre-wrap; word-break: break-word; margin: 2px 0; }
+.orphans-title { font-weight: 600; color: #92400e; }
+.orphan q { font-style: italic; }
+.orphan .comment { color: #6b7280; }
+textarea { box-sizing: border-box; width: 100%; font: inherit; font-size: 12px; border: 1px solid #d1d5db; border-radius: 6px; padding: 4px 6px; resize: vertical; background: #fff; color: #111827; }
+.row { display: flex; gap: 8px; align-items: center; }
+.msg { color: #6b7280; }
+`;
+
+export const TOOLBAR_CSS = `
+:host { all: initial; }
+.tb { display: flex; align-items: center; gap: 6px; padding: 6px 8px; background: #111827; color: #fff; border-radius: 8px; box-shadow: 0 4px 14px rgba(0,0,0,.18); font: 12px/1.3 -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif; }
+.colors { display: flex; gap: 4px; }
+.swatch { width: 16px; height: 16px; border-radius: 50%; border: 2px solid transparent; padding: 0; cursor: pointer; }
+.swatch[aria-checked="true"] { border-color: #fff; }
+.comment { width: 150px; font: inherit; border: 0; border-radius: 4px; padding: 3px 6px; }
+button[data-papershelf-action] { font: inherit; border: 0; border-radius: 5px; padding: 3px 10px; background: #fde68a; color: #111827; cursor: pointer; font-weight: 600; }
+`;

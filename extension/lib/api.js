@@ -1,0 +1,128 @@
+/**
+ * The papershelf HTTP API as the extension uses it (product.md §4). Only the background worker
+ * calls this; `fetch` is injected so that the logic is testable. Failures are SendErrors that say
+ * whether a retry can help (network down, 5xx, 429) or not (401, 422, …).
+ */
+
+import { SendError, isRetryableStatus } from "./outbox.js";
+
+export const DEFAULT_SERVER_URL = "http://127.0.0.1:5180";
+
+export function normalizeServerUrl(url) {
+  const text = String(url || "").trim() || DEFAULT_SERVER_URL;
+  return text.replace(/\/+$/, "").replace(/\/api$/, "");
+}
+
+export function createClient({ serverUrl, token, fetch: fetchImpl = globalThis.fetch, timeoutMs = 10000 }) {
+  const base = normalizeServerUrl(serverUrl);
+
+  async function request(method, path, { body, auth = true, raw = false } = {}) {
+    const headers = { Accept: "application/json" };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    if (auth) headers.Authorization = `Bearer ${token || ""}`;
+    let res;
+    const ctrl = typeof AbortController === "function" ? new AbortController() : null;
+    const timer = ctrl ? setTimeout(() => ctrl.abort(), timeoutMs) : null;
+    try {
+      res = await fetchImpl(base + path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: ctrl ? ctrl.signal : undefined,
+        credentials: "omit",
+        cache: "no-store",
+      });
+    } catch (err) {
+      throw new SendError(`server unreachable at ${base} (${(err && err.message) || err})`, {
+        retryable: true,
+        status: 0,
+        code: "unreachable",
+      });
+    } finally {
+      if (timer) clearTimeout(timer);
+    }
+    if (raw) return res;
+    const text = await res.text();
+    let data;
+    try {
+      data = text ? JSON.parse(text) : null;
+    } catch {
+      data = null;
+    }
+    if (!res.ok) {
+      const e = (data && data.error) || {};
+      const err = new SendError(e.message || `HTTP ${res.status}`, {
+        retryable: isRetryableStatus(res.status),
+        status: res.status,
+        code: e.code || (data ? "" : "not_papershelf"),
+      });
+      err.fields = e.fields;
+      throw err;
+    }
+    if (text && data === null) {
+      throw new SendError(`not a papershelf answer from ${base}${path}`, { retryable: false, status: res.status, code: "not_papershelf" });
+    }
+    return data;
+  }
+
+  return {
+    base,
+    health: () => request("GET", "/api/health", { auth: false }),
+    lookup: (keys) => {
+      const arxiv_ids = keys.filter((k) => !/^https?:/.test(k));
+      const urls = keys.filter((k) => /^https?:/.test(k));
+      return request("POST", "/api/papers/lookup", { body: { arxiv_ids, urls } });
+    },
+    savePaper: (body) => request("POST", "/api/papers", { body }),
+    getPaper: (id) => request("GET", `/api/papers/${encodeURIComponent(id)}`),
+    addNote: (paperId, body) => request("POST", `/api/papers/${encodeURIComponent(paperId)}/notes`, { body }),
+    updateNote: (id, body) => request("PATCH", `/api/notes/${encodeURIComponent(id)}`, { body }),
+    deleteNote: (id) => request("DELETE", `/api/notes/${encodeURIComponent(id)}`),
+    addHighlight: (paperId, body) => request("POST", `/api/papers/${encodeURIComponent(paperId)}/highlights`, { body }),
+    deleteHighlight: (id) => request("DELETE", `/api/highlights/${encodeURIComponent(id)}`),
+    exportFile: (format = "bibtex") => request("GET", `/api/export?format=${encodeURIComponent(format)}`, { raw: true }),
+  };
+}
+
+/**
+ * Check a server URL and token, with one message per kind of failure:
+ * server down, something else answering at that URL, wrong token.
+ * Returns {ok, kind: "ok"|"down"|"wrong_url"|"wrong_token"|"error", message, version?}.
+ */
+export async function testConnection({ serverUrl, token, fetch: fetchImpl = globalThis.fetch }) {
+  let base;
+  try {
+    base = normalizeServerUrl(serverUrl);
+    const u = new URL(base);
+    if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error("scheme");
+  } catch {
+    return { ok: false, kind: "wrong_url", message: `"${serverUrl}" is not a URL. Use e.g. ${DEFAULT_SERVER_URL}` };
+  }
+  const client = createClient({ serverUrl: base, token, fetch: fetchImpl, timeoutMs: 5000 });
+  let health;
+  try {
+    health = await client.health();
+  } catch (err) {
+    if (err.code === "unreachable") {
+      return { ok: false, kind: "down", message: `No server answers at ${base}. Is "papershelf serve" running?` };
+    }
+    return {
+      ok: false,
+      kind: "wrong_url",
+      message: `${base} answered (HTTP ${err.status || "?"}) but it is not a papershelf server. Check the URL.`,
+    };
+  }
+  if (!health || health.status !== "ok") {
+    return { ok: false, kind: "wrong_url", message: `${base} answered but it is not a papershelf server. Check the URL.` };
+  }
+  if (!token) return { ok: false, kind: "wrong_token", message: "Server found, but no token is set. Paste the token." };
+  try {
+    await client.lookup([]);
+  } catch (err) {
+    if (err.status === 401) {
+      return { ok: false, kind: "wrong_token", message: "Server found, but it refused the token. Paste a valid token." };
+    }
+    return { ok: false, kind: "error", message: `Server found, but the check failed: ${err.message}` };
+  }
+  return { ok: true, kind: "ok", message: `Connected to papershelf ${health.version || ""} at ${base}.`.replace("  ", " "), version: health.version };
+}

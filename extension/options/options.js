@@ -1,0 +1,40 @@
+/** Options page: server URL and token in chrome.storage.local; "Test connection" asks the
+ * background worker, which names the failure (server down, wrong URL, wrong token). */
+
+import { DEFAULT_SERVER_URL, normalizeServerUrl } from "../lib/api.js";
+
+const form = document.getElementById("form");
+const serverUrl = document.getElementById("serverUrl");
+const token = document.getElementById("token");
+const result = document.getElementById("result");
+
+function show(kind, message) {
+  result.dataset.kind = kind;
+  result.textContent = message;
+}
+
+async function load() {
+  const s = await chrome.storage.local.get(["serverUrl", "token"]);
+  serverUrl.value = s.serverUrl || DEFAULT_SERVER_URL;
+  token.value = s.token || "";
+}
+
+async function test() {
+  show("", "Testing…");
+  const res = await chrome.runtime.sendMessage({
+    type: "test-connection",
+    payload: { serverUrl: serverUrl.value, token: token.value.trim() },
+  });
+  if (!res || !res.ok) show("error", (res && res.error && res.error.message) || "The extension did not answer.");
+  else show(res.result.kind, res.result.message);
+  return res && res.ok && res.result.ok;
+}
+
+form.addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  await chrome.storage.local.set({ serverUrl: normalizeServerUrl(serverUrl.value), token: token.value.trim() });
+  show("", "Saved. Testing…");
+  if (await test()) show("ok", `Saved. ${result.textContent}`);
+});
+document.getElementById("test").addEventListener("click", test);
+load();

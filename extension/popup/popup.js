@@ -1,0 +1,81 @@
+/** Popup: what waits in the outbox, recent saves, and the BibTeX export (fetched by the
+ * background worker with the token, handed here as text, downloaded as a file). */
+
+const $ = (id) => document.getElementById(id);
+
+async function ask(type, payload = {}) {
+  const res = await chrome.runtime.sendMessage({ type, payload });
+  if (!res || !res.ok) throw new Error((res && res.error && res.error.message) || "no answer");
+  return res.result;
+}
+
+function item(title, meta) {
+  const li = document.createElement("li");
+  const t = document.createElement("div");
+  t.textContent = title; // user and page text: always text
+  li.append(t);
+  if (meta) {
+    const m = document.createElement("div");
+    m.className = "meta";
+    m.textContent = meta;
+    li.append(m);
+  }
+  return li;
+}
+
+function empty(text) {
+  const li = item(text);
+  li.className = "empty";
+  return li;
+}
+
+async function render() {
+  const s = await ask("status");
+  $("setup").hidden = s.configured;
+  const queued = s.queued.map((q) => item(q.title || q.kind, `${q.kind}${q.attempts ? ` · ${q.attempts} attempt${q.attempts > 1 ? "s" : ""}` : ""}${q.last_error ? ` · ${q.last_error}` : ""}`));
+  const failed = s.failed.map((f) => item(f.title || f.kind, `not sent: ${f.last_error}`));
+  $("queued").replaceChildren(...(queued.length || failed.length ? [...queued, ...failed] : [empty("Nothing waiting.")]));
+  $("queued-count").textContent = s.queued.length ? `(${s.queued.length})` : "";
+  $("retry").hidden = !s.queued.length;
+  const recent = s.recent.map((r) => item(r.title, [r.citation_key, r.arxiv_id, new Date(r.at).toLocaleString()].filter(Boolean).join(" · ")));
+  $("recent").replaceChildren(...(recent.length ? recent : [empty("No saves yet.")]));
+}
+
+async function exportBibtex() {
+  $("msg").textContent = "Exporting…";
+  try {
+    const { text, filename, type } = await ask("export", { format: "bibtex" });
+    const url = URL.createObjectURL(new Blob([text], { type: type || "application/x-bibtex" }));
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = filename || "papershelf.bib";
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+    $("msg").textContent = `Downloaded ${a.download}.`;
+  } catch (err) {
+    $("msg").textContent = err.message;
+  }
+}
+
+for (const id of ["options", "options2"]) {
+  $(id).addEventListener("click", (ev) => {
+    ev.preventDefault();
+    chrome.runtime.openOptionsPage();
+  });
+}
+$("export").addEventListener("click", exportBibtex);
+$("retry").addEventListener("click", async () => {
+  $("msg").textContent = "Retrying…";
+  try {
+    const r = await ask("flush");
+    $("msg").textContent = r.remaining ? `${r.remaining} still waiting.` : "All sent.";
+  } catch (err) {
+    $("msg").textContent = err.message;
+  }
+  render();
+});
+render().catch((err) => {
+  $("msg").textContent = err.message;
+});
