@@ -25,8 +25,12 @@ def write_token_file(data_dir: str, token: str) -> Path:
 
 def make_app(data_dir: str | None, **extra):
     from papershelf.app import create_app
+    from papershelf.db import StoreError
 
-    return create_app({**_overrides(data_dir), **extra})
+    try:
+        return create_app({**_overrides(data_dir), **extra})
+    except StoreError as e:
+        raise click.ClickException(str(e)) from e
 
 
 def first_start(app) -> str | None:

@@ -16,6 +16,10 @@ db = DatabaseProxy()
 
 SCHEMA_VERSION = 1
 
+
+class StoreError(RuntimeError):
+    """The store cannot be used by this papershelf (e.g. it was written by a newer one)."""
+
 SQLITE_PRAGMAS = {
     "journal_mode": "wal",
     "foreign_keys": 1,
@@ -99,7 +103,7 @@ def init_schema() -> int:
         row = db.execute_sql("SELECT MAX(version) FROM schema_version").fetchone()
         current = row[0] if row and row[0] is not None else 0
         if current > SCHEMA_VERSION:
-            raise RuntimeError(
+            raise StoreError(
                 f"the store has schema version {current}, newer than this papershelf "
                 f"({SCHEMA_VERSION}); upgrade papershelf"
             )

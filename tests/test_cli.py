@@ -1,0 +1,82 @@
+"""`papershelf serve` and `papershelf token create`, run as a user runs them."""
+
+import os
+import stat
+import subprocess
+import sys
+
+from tests.live import ServerProcess, call
+
+
+def test_first_serve_creates_me_prints_token_once_and_writes_it_0600(tmp_path):
+    data = tmp_path / "data"
+    with ServerProcess(data) as server:
+        token = server.token
+        status, _ = call(server.base, "GET", "/api/papers", token)
+        assert status == 200
+    assert token in server.output
+    mode = stat.S_IMODE(os.stat(data / "token").st_mode)
+    assert mode == 0o600
+    assert (data / "papershelf.db").exists()
+    with ServerProcess(data) as again:
+        assert call(again.base, "GET", "/api/papers", token)[0] == 200
+    assert token not in again.output  # shown once
+
+
+def test_serve_honours_data_dir_from_the_environment(tmp_path):
+    data = tmp_path / "env-data"
+    server = ServerProcess(tmp_path / "unused", env={"PAPERSHELF_DATA_DIR": str(data)})
+    server.proc = subprocess.Popen(
+        [sys.executable, "-m", "papershelf", "serve", "--port", str(server.port)],
+        env=server.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        import time
+
+        for _ in range(100):
+            try:
+                if call(server.base, "GET", "/api/health", timeout=1)[0] == 200:
+                    break
+            except OSError:
+                time.sleep(0.1)
+        assert (data / "token").exists()
+    finally:
+        server.stop()
+
+
+def test_token_create_makes_a_working_token_for_a_new_user(tmp_path):
+    data = tmp_path / "data"
+    out = subprocess.run(
+        [sys.executable, "-m", "papershelf", "token", "create", "--user", "carol",
+         "--data-dir", str(data)],
+        capture_output=True, text=True, check=True, env={**os.environ, "PAPERSHELF_ARXIV_API": "off"})
+    carol = out.stdout.strip()
+    assert carol.startswith("ps_")
+    with ServerProcess(data) as server:
+        me = server.token if (data / "token").exists() else None
+        assert me is None  # the store was not empty: no 'me' was made
+        status, body = call(server.base, "POST", "/api/papers", carol, {"title": "Carol's"})
+        assert status == 201
+        assert call(server.base, "GET", "/api/papers", carol)[1]["items"][0]["title"] == "Carol's"
+
+
+def test_serve_help_lists_its_flags():
+    out = subprocess.run([sys.executable, "-m", "papershelf", "serve", "--help"],
+                         capture_output=True, text=True, check=True).stdout
+    for flag in ("--host", "--port", "--data-dir"):
+        assert flag in out
+
+
+def test_serve_refuses_a_store_from_a_newer_papershelf(tmp_path):
+    data = tmp_path / "data"
+    with ServerProcess(data):
+        pass
+    import sqlite3
+
+    con = sqlite3.connect(data / "papershelf.db")
+    con.execute("INSERT INTO schema_version (version) VALUES (999)")
+    con.commit()
+    con.close()
+    proc = subprocess.run([sys.executable, "-m", "papershelf", "serve", "--data-dir", str(data),
+                           "--port", "1"], capture_output=True, text=True, timeout=30)
+    assert proc.returncode != 0
+    assert "newer" in proc.stderr + proc.stdout
