@@ -1,0 +1,406 @@
+// The library page's behaviour: edits through the JSON API (session cookie, same origin), deletes
+// that can be undone, highlighting a selection, and keyboard shortcuts.
+// User text only ever enters the DOM as textContent; the HTML swapped in by refresh() is the
+// server's own rendering of this page (escaped by Jinja, notes sanitized by nh3).
+
+const PENDING_KEY = "papershelf.pendingDeletes";
+const body = document.body;
+const undoMs = (Number(body.dataset.undoSeconds) || 8) * 1000;
+
+// ---- talking to the API --------------------------------------------------------------------
+
+class ApiError extends Error {
+  constructor(status, error) {
+    super(describe(error) || `The server answered ${status}.`);
+    this.status = status;
+  }
+}
+
+function describe(error) {
+  if (!error) return "";
+  const fields = error.fields
+    ? Object.entries(error.fields)
+        .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(" ") : JSON.stringify(v)}`)
+        .join("; ")
+    : "";
+  return fields ? `${error.message} (${fields})` : error.message;
+}
+
+async function api(method, url, payload) {
+  const options = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
+  if (payload instanceof FormData) {
+    options.body = payload;
+  } else if (payload !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(payload);
+  }
+  const response = await fetch(url, options);
+  if (response.status === 401) {
+    location.assign("/signin?next=" + encodeURIComponent(location.pathname + location.search));
+    throw new ApiError(401, { message: "Your session has ended; sign in again." });
+  }
+  if (!response.ok) {
+    let error = null;
+    try {
+      error = (await response.json()).error;
+    } catch {
+      /* not JSON */
+    }
+    throw new ApiError(response.status, error);
+  }
+  return response.status === 204 ? null : response.json();
+}
+
+function flash(message) {
+  const box = document.getElementById("flash");
+  box.textContent = message;
+  box.hidden = false;
+  clearTimeout(flash.timer);
+  flash.timer = setTimeout(() => (box.hidden = true), 8000);
+}
+
+// Re-render the page from the server and swap <main>, keeping the scroll position.
+async function refresh(focusSelector) {
+  const response = await fetch(location.href, { credentials: "same-origin" });
+  if (!response.ok) {
+    location.reload();
+    return;
+  }
+  const html = await response.text();
+  const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("main");
+  const current = document.getElementById("main");
+  if (!fresh || !current) {
+    location.reload();
+    return;
+  }
+  const y = window.scrollY;
+  current.replaceWith(document.adoptNode(fresh));
+  window.scrollTo(0, y);
+  hidePending();
+  selectionState.reset();
+  if (focusSelector) {
+    const target = document.querySelector(focusSelector);
+    if (target) target.focus({ preventScroll: false });
+  }
+}
+
+async function run(button, action) {
+  if (button) button.disabled = true;
+  try {
+    await action();
+  } catch (e) {
+    flash(e.message || String(e));
+  } finally {
+    if (button && button.isConnected) button.disabled = false;
+  }
+}
+
+// ---- delete with undo ----------------------------------------------------------------------
+// A delete is only a promise for the first few seconds: the element is hidden and a toast offers
+// Undo. The DELETE request goes out when the time is up. Pending deletes live in sessionStorage,
+// so they carry over to the next page of this tab; if the tab is closed first, nothing is deleted.
+
+function loadPending() {
+  try {
+    const list = JSON.parse(sessionStorage.getItem(PENDING_KEY) || "[]");
+    return Array.isArray(list) ? list : [];
+  } catch {
+    return [];
+  }
+}
+
+function savePending(list) {
+  sessionStorage.setItem(PENDING_KEY, JSON.stringify(list));
+}
+
+function deletables(url) {
+  return [...document.querySelectorAll("[data-delete-url]")].filter((el) => el.dataset.deleteUrl === url);
+}
+
+function hidePending() {
+  for (const p of loadPending()) for (const el of deletables(p.url)) el.hidden = true;
+}
+
+function scheduleDelete(element) {
+  const list = loadPending().filter((p) => p.url !== element.dataset.deleteUrl);
+  list.push({ url: element.dataset.deleteUrl, label: element.dataset.deleteLabel || "an item",
+              deadline: Date.now() + undoMs });
+  savePending(list);
+  hidePending();
+  showToast(true);
+}
+
+function undoLatest() {
+  const list = loadPending();
+  const last = list.pop();
+  if (!last) return;
+  savePending(list);
+  const restored = deletables(last.url);
+  for (const el of restored) el.hidden = false;
+  showToast(false);
+  const focusable = restored[0] && restored[0].querySelector("a, button");
+  if (focusable) focusable.focus();
+  else if (restored.length === 0 && last.url.startsWith("/api/papers/") && body.dataset.page === "library") {
+    refresh(); // restored a paper that is not on this page yet
+  }
+}
+
+function showToast(focusUndo) {
+  const toast = document.getElementById("toast");
+  const list = loadPending();
+  if (!list.length) {
+    const hadFocus = toast.contains(document.activeElement);
+    toast.hidden = true;
+    if (hadFocus) document.getElementById("main").focus();
+    return;
+  }
+  const last = list[list.length - 1];
+  const more = list.length > 1 ? ` (and ${list.length - 1} more)` : "";
+  document.getElementById("toast-text").textContent = `Deleted ${last.label}${more}.`;
+  toast.hidden = false;
+  if (focusUndo) document.getElementById("toast-undo").focus();
+}
+
+const inFlight = new Set();
+
+async function commitDue() {
+  const now = Date.now();
+  for (const p of loadPending()) {
+    if (p.deadline > now || inFlight.has(p.url)) continue;
+    inFlight.add(p.url);
+    try {
+      await api("DELETE", p.url);
+      forget(p.url);
+    } catch (e) {
+      if (e.status === 404) forget(p.url); // already gone
+      else {
+        // keep it pending and try again a little later
+        savePending(loadPending().map((q) => (q.url === p.url ? { ...q, deadline: Date.now() + 5000 } : q)));
+        flash(`Could not delete yet: ${e.message}`);
+      }
+    } finally {
+      inFlight.delete(p.url);
+    }
+  }
+}
+
+function forget(url) {
+  savePending(loadPending().filter((q) => q.url !== url));
+  for (const el of deletables(url)) el.remove();
+  showToast(false);
+}
+
+// ---- highlighting a selection in the abstract ----------------------------------------------
+
+const selectionState = {
+  quote: null,
+  reset() {
+    this.quote = null;
+    const button = document.getElementById("hl-button");
+    const hint = document.getElementById("hl-hint");
+    if (button) button.disabled = true;
+    if (hint) hint.textContent = "Select words in the abstract to highlight them.";
+  },
+};
+
+function captureSelection() {
+  const abstract = document.getElementById("abstract");
+  const selection = document.getSelection();
+  if (!abstract || !selection || selection.rangeCount === 0 || selection.isCollapsed) return;
+  const range = selection.getRangeAt(0);
+  if (!abstract.contains(range.startContainer) || !abstract.contains(range.endContainer)) return;
+  const before = document.createRange();
+  before.selectNodeContents(abstract);
+  before.setEnd(range.startContainer, range.startOffset);
+  const raw = range.toString();
+  const exact = raw.trim();
+  if (!exact) return;
+  const text = abstract.textContent;
+  const start = before.toString().length + (raw.length - raw.trimStart().length);
+  const end = start + exact.length; // JavaScript lengths are UTF-16 code units, as the API wants
+  if (text.slice(start, end) !== exact || exact.length > 2000) return;
+  selectionState.quote = {
+    field: "abstract",
+    exact,
+    start,
+    end,
+    prefix: text.slice(Math.max(0, start - 32), start),
+    suffix: text.slice(end, end + 32),
+  };
+  document.getElementById("hl-button").disabled = false;
+  const shown = exact.length > 60 ? exact.slice(0, 57) + "…" : exact;
+  document.getElementById("hl-hint").textContent = `Selected: “${shown}”`;
+}
+
+// ---- the forms on a paper's page -----------------------------------------------------------
+
+const paperId = body.dataset.paperId;
+const paperUrl = paperId ? `/api/papers/${paperId}` : null;
+
+const forms = {
+  async note(form) {
+    const text = form.elements.body.value;
+    if (!text.trim()) throw new Error("A note cannot be blank.");
+    const note = await api("POST", `${paperUrl}/notes`, { body: text });
+    await refresh(`#note-${note.id}`);
+  },
+  async "note-edit"(form) {
+    const note = await api("PATCH", `/api/notes/${form.dataset.noteId}`, { body: form.elements.body.value });
+    await refresh(`#note-${note.id}`);
+  },
+  async tag(form) {
+    const name = form.elements.tag.value.trim();
+    if (!name) return;
+    const paper = await api("GET", paperUrl);
+    if (!paper.tags.some((t) => t.toLowerCase() === name.toLowerCase())) {
+      await api("PATCH", paperUrl, { tags: [...paper.tags, name] });
+    }
+    await refresh("#new-tag");
+  },
+  async details(form) {
+    const e = form.elements;
+    const change = {};
+    if (e.title.value !== e.title.defaultValue) change.title = e.title.value;
+    if (e.authors.value !== e.authors.defaultValue) {
+      change.authors = e.authors.value.split("\n").map((a) => a.trim()).filter(Boolean);
+    }
+    if (e.authors_more.value !== e.authors_more.defaultValue) change.authors_more = Number(e.authors_more.value) || 0;
+    if (e.citation_key.value.trim() !== e.citation_key.defaultValue) change.citation_key = e.citation_key.value.trim();
+    if (Object.keys(change).length) await api("PATCH", paperUrl, change);
+    await refresh("#edit-details summary");
+  },
+  async highlight(form) {
+    if (!selectionState.quote) throw new Error("Select some words in the abstract first.");
+    const h = await api("POST", `${paperUrl}/highlights`, {
+      ...selectionState.quote,
+      color: form.elements.color.value,
+      comment: form.elements.comment.value,
+    });
+    document.getSelection().removeAllRanges();
+    await refresh(`#highlight-${h.id}`);
+  },
+  async "highlight-edit"(form) {
+    const id = form.dataset.highlightId;
+    await api("PATCH", `/api/highlights/${id}`, {
+      color: form.elements.color.value,
+      comment: form.elements.comment.value,
+    });
+    await refresh(`#highlight-${id}`);
+  },
+};
+
+async function removeTag(chip) {
+  const name = chip.dataset.tag;
+  const paper = await api("GET", paperUrl);
+  await api("PATCH", paperUrl, { tags: paper.tags.filter((t) => t !== name) });
+  await refresh("#new-tag");
+}
+
+async function importFile(form) {
+  const file = form.elements.file.files[0];
+  if (!file) throw new Error("Choose a file to import.");
+  const format = form.querySelector("[data-import-format]").value;
+  const data = new FormData();
+  data.append("file", file);
+  const result = await api("POST", `/api/import?format=${encodeURIComponent(format)}`, data);
+  await refresh();
+  const out = document.getElementById("import-result");
+  out.replaceChildren();
+  const summary = document.createElement("p");
+  summary.textContent =
+    `Imported ${file.name}: ${result.created} created, ${result.updated} merged, ${result.skipped} skipped` +
+    (result.errors && result.errors.length ? `, ${result.errors.length} with errors.` : ".");
+  out.append(summary);
+  if (result.errors && result.errors.length) {
+    const list = document.createElement("ul");
+    for (const err of result.errors.slice(0, 20)) {
+      const li = document.createElement("li");
+      li.textContent = typeof err === "string" ? err : JSON.stringify(err);
+      list.append(li);
+    }
+    out.append(list);
+  }
+  out.querySelector("p").tabIndex = -1;
+  out.querySelector("p").focus();
+}
+
+// ---- wiring (delegated, so that it survives refresh()) -------------------------------------
+
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  const button = event.submitter || form.querySelector("[type=submit]");
+  if (form.id === "import-form") {
+    event.preventDefault();
+    run(button, () => importFile(form));
+    return;
+  }
+  const handler = forms[form.dataset.form];
+  if (!handler) return;
+  event.preventDefault();
+  run(button, () => handler(form));
+});
+
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("button[data-action], #toast-undo");
+  if (!button) return;
+  if (button.id === "toast-undo") {
+    undoLatest();
+    return;
+  }
+  const action = button.dataset.action;
+  if (action === "delete") {
+    const owner = button.closest("[data-delete-url]");
+    if (owner) scheduleDelete(owner);
+  } else if (action === "delete-paper") {
+    const owner = document.getElementById("paper");
+    scheduleDelete(owner);
+    location.assign("/"); // the list shows the toast and sends the DELETE when the time is up
+  } else if (action === "remove-tag") {
+    run(button, () => removeTag(button.closest("[data-tag]")));
+  }
+});
+
+document.addEventListener("change", (event) => {
+  const select = event.target.closest("select[data-autosubmit]");
+  if (select && select.form) select.form.requestSubmit();
+});
+
+document.addEventListener("selectionchange", captureSelection);
+
+function isTyping(target) {
+  return target.closest("input, textarea, select, [contenteditable]") !== null;
+}
+
+document.addEventListener("keydown", (event) => {
+  if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.key === "Escape") {
+    const open = document.activeElement && document.activeElement.closest("details[open]");
+    if (open) {
+      open.open = false;
+      open.querySelector("summary").focus();
+    }
+    return;
+  }
+  if (isTyping(event.target)) return;
+  if (event.key === "/") {
+    const search = document.getElementById("q");
+    if (search) {
+      event.preventDefault();
+      search.focus();
+      search.select();
+    }
+  } else if ((event.key === "j" || event.key === "k") && body.dataset.page === "library") {
+    const links = [...document.querySelectorAll("a[data-nav]")].filter((a) => !a.closest("[hidden]"));
+    if (!links.length) return;
+    const at = links.indexOf(document.activeElement);
+    const next = event.key === "j" ? Math.min(at + 1, links.length - 1) : Math.max(at - 1, 0);
+    links[at === -1 ? 0 : next].focus();
+    event.preventDefault();
+  } else if (event.key === "u" && !document.getElementById("toast").hidden) {
+    undoLatest();
+  }
+});
+
+hidePending();
+showToast(false);
+setInterval(commitDue, 500);

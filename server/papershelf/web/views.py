@@ -1,0 +1,276 @@
+"""The library page: sign in with a token, the list of saved papers, one paper's page.
+
+Pages are rendered here from the same services the JSON API uses; the page's script changes data
+through the JSON API with the session cookie (see ``security.session_user``).
+"""
+
+import functools
+from collections import Counter
+from urllib.parse import quote, urlencode
+
+from flask import (
+    Blueprint,
+    current_app,
+    g,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from marshmallow import ValidationError
+from peewee import fn
+
+from papershelf import arxiv
+from papershelf.errors import NotFound
+from papershelf.models import Paper, PaperTag, Tag
+from papershelf.schemas import PaperQuerySchema
+from papershelf.security import check_same_origin, session_user
+from papershelf.services import auth, papers
+from papershelf.web import render
+
+bp = Blueprint("web", __name__)
+
+PAGE_SIZE = 25
+EXPORT_FORMATS = [
+    ("bibtex", "BibTeX"),
+    ("biblatex", "BibLaTeX"),
+    ("csljson", "CSL-JSON"),
+    ("ris", "RIS"),
+    ("markdown", "Markdown"),
+    ("jsonld", "Web Annotation (JSON-LD)"),
+    ("json", "Full backup (JSON)"),
+]
+IMPORT_FORMATS = [("bibtex", "BibTeX"), ("csljson", "CSL-JSON"), ("json", "papershelf backup (JSON)")]
+COLORS = ("yellow", "green", "blue", "pink", "purple")
+UNDO_SECONDS = 8
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+)
+
+
+@bp.after_request
+def _page_headers(response):
+    response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Referrer-Policy"] = "same-origin"  # "no-referrer" would make Origin "null"
+    response.headers["X-Frame-Options"] = "DENY"
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.app_template_filter("marked")
+def _marked(text, terms):
+    return render.mark_terms(text, terms)
+
+
+@bp.app_context_processor
+def _page_context():
+    return {"colors": COLORS, "undo_seconds": current_app.config.get("LIBRARY_UNDO_SECONDS",
+                                                                     UNDO_SECONDS)}
+
+
+def _safe_next(target: str | None) -> str:
+    """Only a path on this server: never another host (``//evil``, ``/\\evil``, ``https:``)."""
+    if (not target or not target.startswith("/") or target.startswith("//")
+            or target.startswith("/\\") or any(c in target for c in "\r\n\t")):
+        return url_for("web.library")
+    return target
+
+
+def signed_in(view):
+    @functools.wraps(view)
+    def wrapper(*args, **kwargs):
+        user = session_user()
+        if user is None:
+            session.clear()
+            nxt = request.full_path.rstrip("?") if request.query_string else request.path
+            return redirect(url_for("web.signin", next=nxt))
+        g.user = user
+        return view(*args, **kwargs)
+
+    return wrapper
+
+
+# ---- sign in / out -------------------------------------------------------------------------
+
+
+@bp.get("/signin")
+def signin():
+    if session_user() is not None:
+        return redirect(_safe_next(request.args.get("next")))
+    return render_template("signin.html", next=request.args.get("next", ""), error=None)
+
+
+@bp.post("/signin")
+def signin_post():
+    check_same_origin()  # no signing a browser into someone else's library from another site
+    brake = current_app.extensions["papershelf_brake"]
+    addr = request.remote_addr or "?"
+    nxt = request.form.get("next", "")
+    if brake.blocked(addr, current_app.config["AUTH_FAILURES_PER_MINUTE"]):
+        return render_template("signin.html", next=nxt,
+                               error="Too many failed attempts. Wait a minute and try again."), 429
+    token = request.form.get("token", "").strip()
+    user = auth.user_for_token(token)
+    if user is None:
+        brake.record(addr)
+        return render_template("signin.html", next=nxt,
+                               error="That token is not valid (wrong, revoked or mistyped)."), 401
+    session.clear()
+    session["uid"] = user.id
+    session["tok"] = auth.hash_token(token)
+    auth.touch_token(token)
+    return redirect(_safe_next(nxt))
+
+
+@bp.post("/signout")
+def signout():
+    check_same_origin()
+    session.clear()
+    return redirect(url_for("web.signin"))
+
+
+# ---- the library list ----------------------------------------------------------------------
+
+
+def _tag_counts(user) -> list[tuple[str, int]]:
+    rows = (Tag.select(Tag.name, fn.COUNT(PaperTag.id))
+            .join(PaperTag).join(Paper)
+            .where((Tag.user == user) & (Paper.user == user))
+            .group_by(Tag.id, Tag.name).tuples())
+    return sorted(rows, key=lambda r: r[0].casefold())
+
+
+def _topic_counts(user) -> list[tuple[str, int]]:
+    counts = Counter()
+    for (topics,) in Paper.select(Paper.topics).where(Paper.user == user).tuples():
+        for t in topics or []:
+            counts[t] += 1
+    return sorted(counts.items(), key=lambda r: (-r[1], r[0].casefold()))[:40]
+
+
+def _snippets(rec: dict, terms: list[str]) -> list[tuple[str, str]]:
+    """Where a search matched besides the title and authors: (label, excerpt) pairs."""
+    if not terms:
+        return []
+    found = []
+    for note in rec["notes"]:
+        s = render.snippet(note["body"], terms)
+        if s:
+            found.append(("Note", s))
+            break
+    for h in rec["highlights"]:
+        s = render.snippet(h["comment"], terms) or render.snippet(h["exact"], terms)
+        if s:
+            found.append(("Highlight", s))
+            break
+    s = render.snippet(rec["abstract"], terms)
+    if s:
+        found.append(("Abstract", s))
+    return found[:2]
+
+
+def _list_args() -> tuple[dict, str | None]:
+    raw = {k: request.args.get(k, "").strip() for k in ("q", "tag", "topic", "cursor", "sort")}
+    raw = {k: v for k, v in raw.items() if v}
+    try:
+        return PaperQuerySchema().load({**raw, "limit": PAGE_SIZE}), None
+    except ValidationError as e:
+        keep = {k: v for k, v in raw.items() if k not in e.messages}
+        return (PaperQuerySchema().load({**keep, "limit": PAGE_SIZE}),
+                "Some of the filters were not understood and were left out.")
+
+
+@bp.get("/")
+@signed_in
+def library():
+    args, problem = _list_args()
+    page = papers.list_papers(g.user, **args)
+    q, tag, topic = args.get("q"), args.get("tag"), args.get("topic")
+    matching = papers.filtered(g.user, q=q, tag=tag, topic=topic)
+    total = matching.count()
+    terms = render.query_terms(q)
+    items = [{"rec": rec, "snippets": _snippets(rec, terms)} for rec in page["items"]]
+
+    base = {k: v for k, v in (("q", q), ("tag", tag), ("topic", topic)) if v}
+    if args.get("sort") == "published":
+        base["sort"] = "published"
+    older = (url_for("web.library") + "?" + urlencode({**base, "cursor": page["next_cursor"]})
+             if page["next_cursor"] else None)
+    first = (url_for("web.library") + ("?" + urlencode(base) if base else "")
+             if args.get("cursor") else None)
+
+    export = {k: v for k, v in (("q", q), ("tag", tag)) if v}
+    if topic:  # the export filters by tag and search only: name the topic's papers by id
+        export["ids"] = ",".join(str(i) for (i,) in matching.select(Paper.id).tuples())
+    if tag and q:
+        scope = f"tagged “{tag}” matching “{q}”"
+    elif tag:
+        scope = f"tagged “{tag}”"
+    elif q or topic:
+        scope = "in this result"
+    else:
+        scope = "in your library"
+    return render_template(
+        "library.html", items=items, total=total, q=q or "", tag=tag, topic=topic,
+        sort=args.get("sort", "saved"), terms=terms, older=older, first=first,
+        tags=_tag_counts(g.user), topics=_topic_counts(g.user), problem=problem,
+        export=export, export_scope=scope, export_formats=EXPORT_FORMATS,
+        import_formats=IMPORT_FORMATS, filter_url=lambda **kw: _filter_url(base, **kw),
+    )
+
+
+def _filter_url(base: dict, **changes) -> str:
+    params = dict(base)
+    for key, value in changes.items():
+        if value is None:
+            params.pop(key, None)
+        else:
+            params[key] = value
+    return url_for("web.library") + ("?" + urlencode(params) if params else "")
+
+
+# ---- one paper -----------------------------------------------------------------------------
+
+
+def _links(rec: dict) -> list[tuple[str, str]]:
+    links = []
+    if rec["arxiv_id"]:
+        links.append(("arXiv", arxiv.arxiv_abs_url(rec["arxiv_id"])))
+        links.append(("PDF", arxiv.arxiv_pdf_url(rec["arxiv_id"])))
+    if rec["doi"]:
+        links.append(("DOI", "https://doi.org/" + quote(rec["doi"], safe="/:;()._-")))
+    url = render.safe_href(rec["url"])
+    if url and not any(url == u for _, u in links):
+        links.append(("Web page", url))
+    source = render.safe_href(rec["source_url"])
+    if source:
+        links.append(("Saved from", source))
+    return links
+
+
+@bp.get("/papers/<int:paper_id>")
+@signed_in
+def paper_page(paper_id):
+    try:
+        paper = papers.get_paper(g.user, paper_id)
+    except NotFound:
+        return render_template("missing.html"), 404
+    rec = papers.paper_detail(paper)
+    by_field = {"abstract": [], "title": []}
+    for h in rec["highlights"]:
+        by_field.setdefault(h["field"], []).append(h)
+    abstract = render.paint(render.normalized(rec["abstract"]), by_field["abstract"])
+    title = render.paint(render.normalized(rec["title"]), by_field["title"])
+    # Number highlights in reading order: title first, then the abstract.
+    numbered = title.placed + abstract.placed
+    numbers = {h["id"]: i for i, h in enumerate(numbered, 1)}
+    notes = [{"rec": n, "html": render.render_markdown(n["body"])} for n in rec["notes"]]
+    return render_template(
+        "paper.html", p=rec, title=title, abstract=abstract, numbers=numbers,
+        numbered=numbered, orphaned=title.orphaned + abstract.orphaned, notes=notes,
+        links=_links(rec),
+    )
