@@ -22,7 +22,7 @@ from marshmallow import ValidationError
 from peewee import fn
 
 from papershelf import arxiv
-from papershelf.errors import NotFound
+from papershelf.errors import NotFound, ValidationFailed
 from papershelf.models import Paper, PaperTag, Tag
 from papershelf.schemas import PaperQuerySchema
 from papershelf.security import check_same_origin, session_user
@@ -188,7 +188,12 @@ def _list_args() -> tuple[dict, str | None]:
 @signed_in
 def library():
     args, problem = _list_args()
-    page = papers.list_papers(g.user, **args)
+    try:
+        page = papers.list_papers(g.user, **args)
+    except ValidationFailed:  # a cursor that was not ours
+        args.pop("cursor", None)
+        problem = "Some of the filters were not understood and were left out."
+        page = papers.list_papers(g.user, **args)
     q, tag, topic = args.get("q"), args.get("tag"), args.get("topic")
     matching = papers.filtered(g.user, q=q, tag=tag, topic=topic)
     total = matching.count()
