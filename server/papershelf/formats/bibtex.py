@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 
 from . import FormatError, highlights_in_order, journal_doi, new_record, notes_in_order
 from .latex import decode_latex, encode_latex, encode_title
 from .names import bibtex_name, parse_bibtex_names, split_at_depth0
 
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH_OF = {f"{i + 1:02d}": m for i, m in enumerate(MONTHS)}
 NOTES_FIELDS = ("annote", "note")
 ENCODINGS = ("latex", "utf8")
 
@@ -43,17 +45,25 @@ def _verbatim(value: str) -> str:
 def annotation_text(record: dict) -> str:
     """The notes (in the order written) and the highlights (in text order, quoted, with their
     comments) of a record as one text, paragraphs apart."""
-    parts = [n.get("body") or "" for n in notes_in_order(record)]
-    for h in highlights_in_order(record):
-        line = f"“{h.get('exact') or ''}”"
-        if h.get("comment"):
-            line += f" — {h['comment']}"
-        parts.append(line)
-    text = "\n\n".join(p for p in parts if p.strip())
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    notes, highlights = record.get("notes"), record.get("highlights")
+    parts = []
+    if notes:
+        parts = [n.get("body") or "" for n in (notes_in_order(record) if len(notes) > 1 else notes)]
+    if highlights:
+        for h in highlights_in_order(record) if len(highlights) > 1 else highlights:
+            comment = h.get("comment")
+            exact = h.get("exact") or ""
+            parts.append(f"“{exact}” — {comment}" if comment else f"“{exact}”")
+    if not parts:
+        return ""
+    text = "\n\n".join([p for p in parts if p and not p.isspace()])
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
 
 
-def _keywords(tags: list[str], utf8: bool) -> str:
+@lru_cache(maxsize=4096)  # a library has few distinct tag lists; bounded, so memory stays flat
+def _keywords(tags: tuple[str, ...], utf8: bool) -> str:
     """Tags as a ``keywords`` list; a tag with a comma (or semicolon) in it is braced whole."""
     tags = [" ".join(t.split()) for t in tags]
     return ", ".join(
@@ -62,67 +72,83 @@ def _keywords(tags: list[str], utf8: bool) -> str:
     )
 
 
-def _authors(record: dict, utf8: bool) -> str | None:
-    names = [bibtex_name(a, utf8=utf8) for a in record.get("authors") or [] if a.strip()]
-    if record.get("authors_more"):
+def _authors(authors: list[str], more: int, utf8: bool) -> str | None:
+    names = [bibtex_name(a, utf8) for a in authors]
+    if "{}" in names:  # blank names
+        names = [n for n in names if n != "{}"]
+    if more:
         names.append("others")
     return " and ".join(names) if names else None
 
 
-def _entry(record: dict, *, biblatex: bool, abstract: bool, notes_field: str, utf8: bool) -> str:
-    arxiv_id = record.get("arxiv_id")
+def entry_fields(
+    record: dict, *, biblatex: bool, abstract: bool, notes_field: str, utf8: bool
+) -> tuple[str, str, list[tuple[str, str]]]:
+    """``(entry type, key, [(field, value with its braces), …])`` for one record."""
+    get = record.get
+    arxiv_id = get("arxiv_id")
     doi = journal_doi(record)
-    journal = record.get("journal_ref")
+    journal = get("journal_ref")
     is_article = bool(doi and journal)
     fields: list[tuple[str, str]] = []
+    append = fields.append
 
-    authors = _authors(record, utf8)
+    authors = _authors(get("authors") or (), get("authors_more"), utf8)
     if authors:
-        fields.append(("author", "{" + authors + "}"))
-    fields.append(("title", "{" + encode_title(record.get("title") or "", utf8=utf8) + "}"))
+        append(("author", "{" + authors + "}"))
+    append(("title", "{" + encode_title(get("title") or "", utf8=utf8) + "}"))
     if is_article:
-        fields.append(("journaltitle" if biblatex else "journal",
-                       "{" + encode_latex(journal, utf8=utf8) + "}"))
-    published = record.get("published")
+        append(("journaltitle" if biblatex else "journal",
+                "{" + encode_latex(journal, utf8=utf8) + "}"))
+    published = get("published")
     if published:
         if biblatex:
-            fields.append(("date", "{" + published[:10] + "}"))
+            append(("date", "{" + published[:10] + "}"))
         else:
-            fields.append(("year", "{" + published[:4] + "}"))
-            month = published[5:7]
-            if month.isdigit() and 1 <= int(month) <= 12:
-                fields.append(("month", MONTHS[int(month) - 1]))
+            append(("year", "{" + published[:4] + "}"))
+            month = _MONTH_OF.get(published[5:7])
+            if month:
+                append(("month", month))
     if arxiv_id:
-        fields.append(("eprint", "{" + arxiv_id + "}"))
-        if biblatex:
-            fields.append(("eprinttype", "{arxiv}"))
-        else:
-            fields.append(("archivePrefix", "{arXiv}"))
-        if record.get("primary_category"):
-            fields.append(("eprintclass" if biblatex else "primaryClass",
-                           "{" + encode_latex(record["primary_category"]) + "}"))
-    if doi:
-        fields.append(("doi", "{" + _verbatim(doi) + "}"))
-    elif arxiv_id:
-        fields.append(("doi", "{10.48550/arXiv." + arxiv_id + "}"))
-    url = f"https://arxiv.org/abs/{arxiv_id}" if arxiv_id else record.get("url")
-    if url:
-        fields.append(("url", "{" + _verbatim(url) + "}"))
-    if abstract and record.get("abstract"):
-        fields.append(("abstract", "{" + encode_latex(record["abstract"], utf8=utf8) + "}"))
-    keywords = _keywords(record.get("tags") or [], utf8)
-    if keywords:
-        fields.append(("keywords", "{" + keywords + "}"))
+        arxiv_id = _verbatim(arxiv_id)
+        append(("eprint", "{" + arxiv_id + "}"))
+        append(("eprinttype", "{arxiv}") if biblatex else ("archivePrefix", "{arXiv}"))
+        category = get("primary_category")
+        if category:
+            append(("eprintclass" if biblatex else "primaryClass",
+                    "{" + encode_latex(category) + "}"))
+        append(("doi", "{" + _verbatim(doi) + "}" if doi else "{10.48550/arXiv." + arxiv_id + "}"))
+        append(("url", "{https://arxiv.org/abs/" + arxiv_id + "}"))
+    else:
+        if doi:
+            append(("doi", "{" + _verbatim(doi) + "}"))
+        url = get("url")
+        if url:
+            append(("url", "{" + _verbatim(url) + "}"))
+    if abstract:
+        text = get("abstract")
+        if text:
+            append(("abstract", "{" + encode_latex(text, utf8=utf8) + "}"))
+    tags = get("tags")
+    if tags:
+        keywords = _keywords(tuple(tags), utf8)
+        if keywords:
+            append(("keywords", "{" + keywords + "}"))
     annotation = annotation_text(record)
     if annotation:
-        fields.append((notes_field, "{" + encode_latex(annotation, utf8=utf8) + "}"))
+        append((notes_field, "{" + encode_latex(annotation, utf8=utf8) + "}"))
 
-    if biblatex:
-        kind = "article" if is_article else "online"
+    if is_article:
+        kind = "article"
     else:
-        kind = "article" if is_article else "misc"
-    body = ",\n".join(f"  {name} = {value}" for name, value in fields)
-    return f"@{kind}{{{safe_key(record.get('citation_key'))},\n{body}\n}}\n"
+        kind = "online" if biblatex else "misc"
+    return kind, safe_key(get("citation_key")), fields
+
+
+def _entry(record: dict, **options) -> str:
+    kind, key, fields = entry_fields(record, **options)
+    body = ",\n".join([f"  {name} = {value}" for name, value in fields])
+    return f"@{kind}{{{key},\n{body}\n}}\n"
 
 
 def _check_options(notes_field: str, encoding: str) -> None:

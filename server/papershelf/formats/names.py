@@ -8,6 +8,7 @@ as one last name and prints them as written.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .latex import decode_latex, encode_latex
 
@@ -24,14 +25,14 @@ _ORG_WORDS = frozenset(
     deepmind openai google meta microsoft anthropic nvidia alibaba deepseek qwen mistral
     bytedance tencent baidu huawei""".split()
 )
-_AND_RE = re.compile(r"(?:^|\s)and(?:\s|$)", re.IGNORECASE)
+
+
+_ORG_PUNCT = str.maketrans(",()", "   ")
 
 
 def is_organisation(name: str) -> bool:
-    words = name.split()
-    if len(words) > 4:
-        return True
-    return any(w.lower().strip(",()") in _ORG_WORDS for w in words) and len(words) > 1
+    words = name.lower().translate(_ORG_PUNCT).split()
+    return len(words) > 4 or (len(words) > 1 and not _ORG_WORDS.isdisjoint(words))
 
 
 def split_name(name: str) -> tuple[str, str, str]:
@@ -57,14 +58,25 @@ def last_name(name: str) -> str:
     return split_name(name)[1]
 
 
-def bibtex_name(name: str, *, utf8: bool = False) -> str:
+@lru_cache(maxsize=8192)  # bounded: authors recur across a library, memory stays flat
+def bibtex_name(name: str, utf8: bool = False) -> str:
     """One display name as it goes into a BibTeX ``author`` list."""
-    name = " ".join(name.split())
-    if not name:
+    words = name.split()
+    if not words:
         return "{}"
-    if is_organisation(name) or "," in name or _AND_RE.search(name) or name.lower() == "others":
-        return "{" + encode_latex(name, utf8=utf8) + "}"
-    first, last, suffix = split_name(name)
+    lowered = name.lower().translate(_ORG_PUNCT).split()
+    if (
+        len(words) > 4
+        or "," in name
+        or "and" in lowered
+        or lowered == ["others"]
+        or (len(words) > 1 and not _ORG_WORDS.isdisjoint(lowered))
+    ):
+        return "{" + encode_latex(" ".join(words), utf8=utf8) + "}"
+    if len(words) == 2 and words[0] not in PARTICLES:  # the common case: "Wei Jiang"
+        first, last, suffix = words[0], words[1], ""
+    else:
+        first, last, suffix = split_name(name)
     last = encode_latex(last, utf8=utf8)
     if not first:
         return last
