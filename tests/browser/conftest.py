@@ -1,0 +1,195 @@
+"""Real-browser fixtures: Debian's Chromium with the unpacked extension, the fixture pages served at
+their real URLs (alphaxiv.org, arxiv.org) by Playwright routing, and a real `papershelf serve`
+process on a free loopback port with a temporary data dir. Nothing is mocked: the extension's
+background worker talks HTTP to the real server.
+
+Without Chromium (or Playwright) the tests skip, or fail when CI sets PAPERSHELF_REQUIRE=browser.
+"""
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+from tests._require import require_or_skip
+
+ROOT = Path(__file__).resolve().parents[2]
+EXTENSION = ROOT / "extension"
+PAGES = ROOT / "tests" / "fixtures" / "pages"
+TOPIC_URL = "https://www.alphaxiv.org/topics/llm-agent-training"
+LIST_URL = "https://www.alphaxiv.org/topics/llm-agent-training?view=list"
+LATE_URL = "https://www.alphaxiv.org/topics/llm-agent-training?late=1"
+
+
+def expected_papers():
+    return json.loads((PAGES / "papers.json").read_text())
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def api(base, method, path, token=None, body=None, timeout=10):
+    """(status, JSON or None) of one call to the papershelf API."""
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(base + path, data=data, method=method)
+    if body is not None:
+        req.add_header("Content-Type", "application/json")
+    if token:
+        req.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
+            raw = resp.read()
+            return resp.status, (json.loads(raw) if raw else None)
+    except urllib.error.HTTPError as e:
+        raw = e.read()
+        return e.code, (json.loads(raw) if raw else None)
+
+
+class Server:
+    """`papershelf serve` as a child process; stop() and start() again keep port and data dir."""
+
+    def __init__(self, data_dir: Path):
+        self.data_dir = data_dir
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc = None
+        self.log = data_dir / "serve.log"
+
+    def start(self, timeout=30):
+        env = {**os.environ, "PAPERSHELF_ARXIV_API": "off"}
+        env.pop("PAPERSHELF_DATA_DIR", None)
+        with open(self.log, "a") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "papershelf", "serve", "--host", "127.0.0.1",
+                 "--port", str(self.port), "--data-dir", str(self.data_dir)],
+                env=env, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"papershelf serve exited:\n{self.log.read_text()}")
+            try:
+                if api(self.base, "GET", "/api/health", timeout=1)[0] == 200:
+                    return self
+            except OSError:
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"papershelf serve did not answer:\n{self.log.read_text()}")
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+    @property
+    def token(self) -> str:
+        return (self.data_dir / "token").read_text().strip()
+
+    def call(self, method, path, body=None):
+        return api(self.base, method, path, self.token, body)
+
+    def papers(self):
+        status, body = self.call("GET", "/api/papers?limit=200")
+        assert status == 200, body
+        return body["items"]
+
+
+@pytest.fixture
+def server(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    s = Server(data).start()
+    yield s
+    s.stop()
+
+
+def _route_page(route):
+    """Serve the fixture page that stands for this URL; anything else outside loopback: 404."""
+    url = urlparse(route.request.url)
+    host = url.hostname or ""
+    name = None
+    if host.endswith("alphaxiv.org"):
+        if url.path.startswith("/topics/"):
+            name = "topic_list.html" if "view=list" in url.query else (
+                "topic_cards_late.html" if "late=1" in url.query else "topic_cards.html")
+        elif url.path.startswith(("/abs/", "/overview/")):
+            name = "alphaxiv_paper.html"
+    elif host == "arxiv.org":
+        if url.path.startswith("/abs/"):
+            name = "arxiv_abs.html"
+        elif url.path.startswith("/list/"):
+            name = "arxiv_list.html"
+    if name and route.request.resource_type == "document":
+        route.fulfill(status=200, content_type="text/html; charset=utf-8",
+                      body=(PAGES / name).read_text())
+    else:
+        route.fulfill(status=404, content_type="text/plain", body="not in the fixtures")
+
+
+def _require_browser():
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not chromium:
+        require_or_skip("browser", "Debian's chromium is not installed (apt-get install chromium)")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        require_or_skip("browser", "playwright (PyPI) is not installed")
+    return chromium
+
+
+@pytest.fixture
+def browser(tmp_path):
+    """A persistent Chromium context with the extension loaded; yields (context, service worker)."""
+    chromium = _require_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        context = p.chromium.launch_persistent_context(
+            str(tmp_path / "profile"),
+            executable_path=chromium,
+            headless=True,
+            args=[
+                f"--disable-extensions-except={EXTENSION}",
+                f"--load-extension={EXTENSION}",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--no-first-run",
+            ],
+            viewport={"width": 1280, "height": 900},
+        )
+        context.set_default_timeout(10000)
+        for pattern in ("https://www.alphaxiv.org/**", "https://alphaxiv.org/**",
+                        "https://arxiv.org/**"):
+            context.route(pattern, _route_page)
+        sw = context.service_workers[0] if context.service_workers else context.wait_for_event(
+            "serviceworker", timeout=15000)
+        try:
+            yield context, sw
+        finally:
+            context.close()
+
+
+@pytest.fixture
+def connected(browser, server):
+    """Browser and server, with the extension's options set to this server and its token."""
+    context, sw = browser
+    sw.evaluate("([serverUrl, token]) => chrome.storage.local.set({serverUrl, token})",
+                [server.base, server.token])
+    return context, sw, server

@@ -1,0 +1,317 @@
+"""The extension in a real Chromium against a real papershelf server: save, see saved, highlight,
+note, keep working through re-renders and server outages."""
+
+import re
+import time
+
+import pytest
+
+from conftest import LATE_URL, LIST_URL, TOPIC_URL, expected_papers
+
+pytestmark = pytest.mark.browser
+
+PAPERS = expected_papers()
+FIRST = PAPERS[0]
+
+
+def paper(page, arxiv_id):
+    return page.locator(f'[data-papershelf-paper="{arxiv_id}"]').first
+
+
+def save_button(page, arxiv_id):
+    return paper(page, arxiv_id).locator('[data-papershelf-action="save"]')
+
+
+def wait_saved(page, arxiv_id):
+    page.wait_for_selector(
+        f'[data-papershelf-paper="{arxiv_id}"] [data-papershelf-action="save"][aria-pressed="true"]')
+
+
+def wait_marked(page, count=None):
+    page.wait_for_selector('[data-papershelf-paper] [data-papershelf-action="save"]')
+    if count is not None:
+        page.wait_for_function(
+            "n => document.querySelectorAll('[data-papershelf-paper]').length === n", arg=count)
+
+
+def wait_until(predicate, timeout=10.0, what="condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def test_cards_view_marks_every_paper_once(connected):
+    context, _sw, _server = connected
+    page = context.new_page()
+    page.goto(TOPIC_URL)
+    wait_marked(page, len(PAPERS))
+    ids = page.eval_on_selector_all(
+        "[data-papershelf-paper]", "els => els.map(e => e.dataset.papershelfPaper)")
+    assert ids == [p["arxiv_id"] for p in PAPERS]
+    assert page.locator('[data-papershelf-action="save"]').count() == len(PAPERS)
+    assert page.locator('[data-papershelf-action="save"][aria-pressed="true"]').count() == 0
+
+
+def test_save_from_cards_is_stored_and_shown_saved_after_reload(connected):
+    context, _sw, server = connected
+    page = context.new_page()
+    page.goto(TOPIC_URL)
+    wait_marked(page)
+    button = save_button(page, FIRST["arxiv_id"])
+    button.click()
+    wait_saved(page, FIRST["arxiv_id"])
+    assert button.inner_text().strip().endswith("Saved")
+    stored = server.papers()
+    assert len(stored) == 1
+    p = stored[0]
+    assert p["arxiv_id"] == FIRST["arxiv_id"]
+    assert p["title"] == FIRST["title"]
+    assert p["authors"] == FIRST["authors"][:3]
+    assert p["authors_more"] == 3
+    assert p["abstract"] == FIRST["abstract"]
+    assert p["published"] == FIRST["published"]
+    assert p["affiliations"] == FIRST["affiliations"]
+    assert p["topics"] == FIRST["topics"]
+    assert p["source_url"] == TOPIC_URL
+    # Saving again does nothing harmful.
+    button.click()
+    page.wait_for_timeout(300)
+    assert len(server.papers()) == 1
+    page.reload()
+    wait_marked(page)
+    wait_saved(page, FIRST["arxiv_id"])
+    assert page.locator('[data-papershelf-action="save"][aria-pressed="true"]').count() == 1
+
+
+def test_save_from_list_view_row_and_panel(connected):
+    context, _sw, server = connected
+    page = context.new_page()
+    page.goto(LIST_URL)
+    wait_marked(page, len(PAPERS) + 1)  # every row, and the detail panel
+    third = PAPERS[2]
+    save_button(page, third["arxiv_id"]).click()
+    wait_saved(page, third["arxiv_id"])
+    # The detail panel shows the first paper: saving there stores its full author list.
+    panel = page.locator(f'aside[data-papershelf-paper="{FIRST["arxiv_id"]}"]')
+    panel.locator('[data-papershelf-action="save"]').click()
+    # Both the panel and the row of that paper show "Saved".
+    page.wait_for_function(
+        """id => [...document.querySelectorAll(`[data-papershelf-paper="${id}"]`)].every(e =>
+            e.querySelector('[data-papershelf-ui]').shadowRoot
+             .querySelector('[data-papershelf-action="save"]').getAttribute('aria-pressed') === 'true')""",
+        arg=FIRST["arxiv_id"])
+    stored = {p["arxiv_id"]: p for p in server.papers()}
+    assert set(stored) == {FIRST["arxiv_id"], third["arxiv_id"]}
+    assert stored[FIRST["arxiv_id"]]["authors"] == FIRST["authors"]
+    assert stored[FIRST["arxiv_id"]]["authors_more"] == FIRST["authors_more"]
+    assert stored[FIRST["arxiv_id"]]["abstract"] == FIRST["abstract"]
+    assert stored[third["arxiv_id"]]["title"] == third["title"]
+    # Selecting another row re-renders the panel in place: it now stands for that paper.
+    fifth = PAPERS[4]["arxiv_id"]
+    page.locator(f'[data-papershelf-paper="{fifth}"]').first.click(position={"x": 5, "y": 5})
+    page.wait_for_selector(f'aside[data-papershelf-paper="{fifth}"]')
+    assert page.locator("aside [data-papershelf-ui]").count() == 1
+
+
+def test_late_cards_are_marked_without_duplicates(connected):
+    context, _sw, _server = connected
+    page = context.new_page()
+    page.goto(LATE_URL)
+    wait_marked(page, len(PAPERS))
+    page.wait_for_timeout(500)
+    assert page.locator("[data-papershelf-ui]").count() == len(PAPERS)
+
+
+def select_text(page, arxiv_id, quote):
+    """Select `quote` inside the abstract of the paper's first element (a real DOM selection)."""
+    page.evaluate(
+        """([id, quote]) => {
+            const el = document.querySelector(`[data-papershelf-paper="${id}"]`);
+            const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+            for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+              const i = n.data.indexOf(quote);
+              if (i >= 0 && n.parentElement.tagName === 'P') {
+                const r = document.createRange();
+                r.setStart(n, i); r.setEnd(n, i + quote.length);
+                const s = getSelection(); s.removeAllRanges(); s.addRange(r);
+                return;
+              }
+            }
+            throw new Error('quote not found');
+        }""",
+        [arxiv_id, quote])
+    page.dispatch_event("body", "mouseup")
+
+
+def test_highlight_is_painted_again_after_reload_and_survives_reorder(connected):
+    context, _sw, server = connected
+    page = context.new_page()
+    page.goto(TOPIC_URL)
+    wait_marked(page)
+    target = PAPERS[1]
+    quote = "unified infrastructure"
+    select_text(page, target["arxiv_id"], quote)
+    page.locator('[data-papershelf-action="highlight"]').click()
+    mark = page.locator(f'[data-papershelf-paper="{target["arxiv_id"]}"] [data-papershelf-highlight]')
+    mark.first.wait_for()
+    assert mark.first.inner_text() == quote
+    stored = server.papers()
+    assert [p["arxiv_id"] for p in stored] == [target["arxiv_id"]], "highlighting saves the paper"
+    status, full = server.call("GET", f"/api/papers/{stored[0]['id']}")
+    (h,) = full["highlights"]
+    assert h["exact"] == quote and h["field"] == "abstract"
+    assert target["abstract"][h["start"]:h["end"]] == quote
+    assert target["abstract"][:h["start"]].endswith(h["prefix"])
+
+    page.reload()
+    wait_marked(page)
+    painted = page.locator(f'[data-papershelf-highlight="{h["id"]}"]')
+    painted.first.wait_for()
+    owner = painted.first.evaluate("m => m.closest('[data-papershelf-paper]').dataset.papershelfPaper")
+    assert owner == target["arxiv_id"]
+
+    # Re-render in place (React with index keys): the same nodes now show other papers.
+    page.evaluate("window.__fixture.reverseInPlace()")
+    page.wait_for_function(
+        """([id, n]) => {
+            const els = [...document.querySelectorAll('[data-papershelf-paper]')];
+            return els.length === n && els[0].dataset.papershelfPaper === id;
+        }""",
+        arg=[PAPERS[-1]["arxiv_id"], len(PAPERS)])
+    painted.first.wait_for()
+    owners = painted.evaluate_all(
+        "ms => ms.map(m => m.closest('[data-papershelf-paper]').dataset.papershelfPaper)")
+    assert owners and set(owners) == {target["arxiv_id"]}
+    card_title = painted.first.evaluate(
+        "m => m.closest('[data-papershelf-paper]').querySelector('h3').textContent")
+    assert card_title == target["title"]
+    assert page.locator("[data-papershelf-ui]").count() == len(PAPERS)
+
+    # Reorder by moving nodes: still on the right paper.
+    page.evaluate("window.__fixture.reverseByMoving()")
+    page.wait_for_timeout(400)
+    owners = painted.evaluate_all(
+        "ms => ms.map(m => m.closest('[data-papershelf-paper]').dataset.papershelfPaper)")
+    assert set(owners) == {target["arxiv_id"]}
+
+
+def test_save_while_server_down_arrives_once_when_it_is_back(connected):
+    context, sw, server = connected
+    page = context.new_page()
+    page.goto(TOPIC_URL)
+    wait_marked(page)
+    server.stop()
+    target = PAPERS[3]
+    save_button(page, target["arxiv_id"]).click()
+    wait_until(lambda: save_button(page, target["arxiv_id"]).inner_text().strip() == "Queued",
+               what="Queued")
+    # Saving again while down does not queue it twice.
+    queued = sw.evaluate("async () => (await chrome.storage.local.get('outbox')).outbox.length")
+    assert queued == 1
+    badge = sw.evaluate("() => chrome.action.getBadgeText({})")
+    assert badge == "1"
+    server.start()
+    page.reload()  # the next page load sends what waits (the alarm would too, within 30 s)
+    wait_marked(page)
+    wait_saved(page, target["arxiv_id"])
+    stored = server.papers()
+    assert [p["arxiv_id"] for p in stored] == [target["arxiv_id"]]
+    assert sw.evaluate("async () => (await chrome.storage.local.get('outbox')).outbox.length") == 0
+    assert sw.evaluate("() => chrome.action.getBadgeText({})") == ""
+    # A late duplicate flush (alarm) finds nothing left to send.
+    sw.evaluate("() => papershelf.flush({force: true})")
+    assert len(server.papers()) == 1
+
+
+def test_note_with_markup_is_shown_as_text_and_runs_nothing(connected):
+    context, _sw, server = connected
+    page = context.new_page()
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.goto(TOPIC_URL)
+    wait_marked(page)
+    target = PAPERS[5]
+    evil = '<img src=x onerror=alert(1)>'
+    card = paper(page, target["arxiv_id"])
+    card.locator('[data-papershelf-action="note"]').click()
+    card.locator("textarea[data-papershelf-note-input]").fill(evil)
+    card.locator('[data-papershelf-action="save-note"]').click()
+    card.locator("[data-papershelf-note]").first.wait_for()
+    assert card.locator("[data-papershelf-note]").first.inner_text() == evil
+    page.reload()
+    wait_marked(page)
+    card = paper(page, target["arxiv_id"])
+    card.locator('[data-papershelf-action="note"]').click()
+    card.locator("[data-papershelf-note]").first.wait_for()
+    assert card.locator("[data-papershelf-note]").first.inner_text() == evil
+    assert page.locator("img[src='x']").count() == 0
+    page.wait_for_timeout(300)
+    assert dialogs == []
+    (stored,) = server.papers()
+    status, full = server.call("GET", f"/api/papers/{stored['id']}")
+    assert [n["body"] for n in full["notes"]] == [evil]
+
+
+def test_keyboard_command_saves_the_focused_paper(connected):
+    context, _sw, server = connected
+    page = context.new_page()
+    page.goto(LIST_URL)
+    wait_marked(page)
+    page.keyboard.press("j")  # the page's own shortcut moves the selection to the second row
+    page.keyboard.press("Alt+Shift+S")
+    second = PAPERS[1]
+    wait_saved(page, second["arxiv_id"])
+    assert [p["arxiv_id"] for p in server.papers()] == [second["arxiv_id"]]
+
+
+@pytest.mark.parametrize("url,count", [
+    (f"https://arxiv.org/abs/{FIRST['arxiv_id']}", 1),
+    ("https://arxiv.org/list/cs.CL/new", 12),
+    (f"https://www.alphaxiv.org/abs/{FIRST['arxiv_id']}", 1),
+])
+def test_paper_and_listing_pages_are_marked(connected, url, count):
+    context, _sw, server = connected
+    page = context.new_page()
+    page.goto(url)
+    wait_marked(page, count)
+    save_button(page, FIRST["arxiv_id"]).click()
+    wait_saved(page, FIRST["arxiv_id"])
+    (p,) = server.papers()
+    assert p["title"] == FIRST["title"]
+    assert re.sub(r"\s+", " ", p["abstract"]) == FIRST["abstract"]
+
+
+def test_options_page_names_each_failure(browser, server, tmp_path):
+    context, sw = browser
+    ext_id = sw.url.split("/")[2]
+    page = context.new_page()
+    page.goto(f"chrome-extension://{ext_id}/options/options.html")
+
+    def check(url, token):
+        page.fill("#serverUrl", url)
+        page.fill("#token", token)
+        page.click("#test")
+        page.wait_for_function(
+            "() => !['', 'Testing…'].includes(document.querySelector('#result').textContent)")
+        return page.get_attribute("#result", "data-kind"), page.inner_text("#result")
+
+    from conftest import free_port
+
+    kind, _ = check(f"http://127.0.0.1:{free_port()}", server.token)
+    assert kind == "down"
+    kind, _ = check(server.base, "ps_wrong")
+    assert kind == "wrong_token"
+    kind, _ = check(server.base + "/library/nothing-here", server.token)
+    assert kind == "wrong_url"
+    kind, _ = check("not a url", server.token)
+    assert kind == "wrong_url"
+    kind, msg = check(server.base, server.token)
+    assert kind == "ok", msg
+    page.click("#save")
+    page.wait_for_function("() => document.querySelector('#result').textContent.startsWith('Saved')")
+    stored = sw.evaluate("() => chrome.storage.local.get(['serverUrl', 'token'])")
+    assert stored == {"serverUrl": server.base, "token": server.token}
