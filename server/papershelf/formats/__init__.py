@@ -10,6 +10,8 @@ that cannot be read at all raises :class:`FormatError`.
 
 from __future__ import annotations
 
+import re
+
 
 class FormatError(ValueError):
     """The file is not valid in the format it claims to be in; nothing was read from it."""
@@ -138,9 +140,7 @@ def paper_url(record: dict) -> str | None:
 def journal_doi(record: dict) -> str | None:
     """The record's DOI when it is a publisher's DOI, not the one arXiv mints (10.48550/arXiv.…)."""
     doi = record.get("doi")
-    if not doi or doi.lower().startswith("10.48550/arxiv."):
-        return None
-    return doi
+    return None if not doi or is_arxiv_doi(doi) else doi
 
 
 def notes_in_order(record: dict) -> list[dict]:
@@ -157,3 +157,40 @@ def highlights_in_order(record: dict) -> list[dict]:
         key=lambda h: (_FIELD_ORDER.get(h.get("field"), 2), h.get("start") or 0,
                        h.get("end") or 0, h.get("id") or 0),
     )
+
+
+_ARXIV_ID_RE = re.compile(
+    r"(?:arxiv:\s*)?(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Za-z]{2})?/\d{7})(?:v(\d+))?", re.IGNORECASE
+)
+_ARXIV_URL_RE = re.compile(r"arxiv\.org/(?:abs|pdf)/(.+?)(?:\.pdf)?/?(?:[?#].*)?$", re.IGNORECASE)
+_ARXIV_DOI_RE = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/)?10\.48550/arxiv\.(.+)$", re.IGNORECASE)
+
+
+def find_arxiv_id(*, eprint: str = "", url: str = "", doi: str = "") -> tuple[str | None, int | None]:
+    """``(id, version)`` of an arXiv paper named by an eprint (``arXiv:2603.01234v2``), an arXiv
+    URL or an arXiv DOI, first match wins; old-style ids lose their subject class
+    (``math.GT/0309136`` -> ``math/0309136``). The server normalizes again on save."""
+    candidates = [eprint.strip()]
+    m = _ARXIV_URL_RE.search(url.strip())
+    if m:
+        candidates.append(m.group(1))
+    m = _ARXIV_DOI_RE.match(doi.strip())
+    if m:
+        candidates.append(m.group(1))
+    for candidate in candidates:
+        m = _ARXIV_ID_RE.fullmatch(candidate)
+        if m:
+            arxiv_id = m.group(1)
+            if "/" in arxiv_id:
+                archive, number = arxiv_id.split("/")
+                arxiv_id = f"{archive.split('.')[0].lower()}/{number}"
+            return arxiv_id, int(m.group(2)) if m.group(2) else None
+    return None, None
+
+
+def is_arxiv_doi(doi: str | None) -> bool:
+    return bool(doi) and _ARXIV_DOI_RE.match(doi.strip()) is not None
+
+
+def is_arxiv_url(url: str | None) -> bool:
+    return bool(url) and _ARXIV_URL_RE.search(url.strip()) is not None

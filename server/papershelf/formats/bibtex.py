@@ -18,7 +18,16 @@ import re
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
-from . import FormatError, highlights_in_order, journal_doi, new_record, notes_in_order
+from . import (
+    FormatError,
+    find_arxiv_id,
+    highlights_in_order,
+    is_arxiv_doi,
+    is_arxiv_url,
+    journal_doi,
+    new_record,
+    notes_in_order,
+)
 from .latex import decode_latex, encode_latex, encode_title
 from .names import bibtex_name, parse_bibtex_names, split_at_depth0
 
@@ -190,11 +199,6 @@ _MONTH_NAMES.update({
     "september": 9, "october": 10, "november": 11, "december": 12, "sept": 9,
 })
 _DATE_RE = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?")
-_ARXIV_RE = re.compile(
-    r"(?:arxiv:)?(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v(\d+))?$", re.IGNORECASE
-)
-_ARXIV_URL_RE = re.compile(r"arxiv\.org/(?:abs|pdf)/([^?#]+?)(?:\.pdf)?$", re.IGNORECASE)
-_ARXIV_DOI_RE = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)
 _KEYWORD_SEP = re.compile(r"\s*[,;]\s*")
 
 
@@ -214,35 +218,20 @@ def _published(fields: dict[str, str]) -> str | None:
 
 def _arxiv(fields: dict[str, str]) -> tuple[str | None, int | None]:
     prefix = (fields.get("archiveprefix") or fields.get("eprinttype") or "").strip().lower()
-    eprint = fields.get("eprint", "").strip()
-    candidates = []
-    if eprint and prefix in ("", "arxiv"):
-        candidates.append(eprint)
-    m = _ARXIV_URL_RE.search(fields.get("url", "").strip())
-    if m:
-        candidates.append(m.group(1))
-    m = _ARXIV_DOI_RE.match(fields.get("doi", "").strip())
-    if m:
-        candidates.append(m.group(1))
-    for c in candidates:
-        m = _ARXIV_RE.match(c)
-        if m:
-            return m.group(1), int(m.group(2)) if m.group(2) else None
-    return None, None
+    eprint = fields.get("eprint", "") if prefix in ("", "arxiv") else ""
+    return find_arxiv_id(eprint=eprint, url=fields.get("url", ""), doi=fields.get("doi", ""))
 
 
 def _doi(raw: str) -> str | None:
     doi = re.sub(r"^(?:https?://(?:dx\.)?doi\.org/|doi:)", "", raw.strip(), flags=re.IGNORECASE)
-    if not doi or _ARXIV_DOI_RE.match(doi):
-        return None
-    return doi
+    return None if not doi or is_arxiv_doi(doi) else doi
 
 
 def _record(key: str, fields: dict[str, str]) -> dict:
     authors, more = parse_bibtex_names(fields.get("author", ""))
     arxiv_id, version = _arxiv(fields)
     url = fields.get("url", "").strip() or None
-    if arxiv_id and url and _ARXIV_URL_RE.search(url):
+    if arxiv_id and is_arxiv_url(url):
         url = None  # the arXiv page is implied by the id
     tags = [
         decode_latex(t[1:-1] if t.startswith("{") and t.endswith("}") else t).strip()

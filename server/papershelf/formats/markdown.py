@@ -1,0 +1,74 @@
+"""Markdown for Obsidian-style notes: one section per paper with its metadata, abstract,
+highlights (quoted, in text order, with comments) and notes (their Markdown as written)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from . import highlights_in_order, notes_in_order, paper_url
+
+_INLINE_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
+
+
+def escape_inline(text: str) -> str:
+    """Text that Markdown shows as written (no emphasis, links or HTML)."""
+    return _INLINE_SPECIAL.sub(r"\\\1", " ".join(text.split()))
+
+
+def _quote(text: str) -> str:
+    return "\n".join("> " + escape_inline(line) if line.strip() else ">" for line in text.split("\n"))
+
+
+def _tag(tag: str) -> str:
+    return "#" + re.sub(r"[^\w/-]+", "-", tag.strip()).strip("-")
+
+
+def _section(record: dict, abstract: bool) -> str:
+    out = [f"## {escape_inline(record.get('title') or '')}", ""]
+    authors = [escape_inline(a) for a in record.get("authors") or [] if a.strip()]
+    if authors:
+        more = record.get("authors_more") or 0
+        out.append("- **Authors:** " + ", ".join(authors) + (f" and {more} more" if more else ""))
+    if record.get("published"):
+        out.append(f"- **Published:** {record['published']}")
+    url = paper_url(record)
+    if record.get("arxiv_id"):
+        out.append(f"- **arXiv:** [{escape_inline(record['arxiv_id'])}](<{url}>)")
+    elif url:
+        out.append(f"- **Link:** <{url}>")
+    if record.get("doi"):
+        out.append(f"- **DOI:** [{escape_inline(record['doi'])}](<https://doi.org/{record['doi']}>)")
+    if record.get("journal_ref"):
+        out.append(f"- **Journal:** {escape_inline(record['journal_ref'])}")
+    if record.get("citation_key"):
+        out.append(f"- **Citation key:** `{record['citation_key'].replace('`', '')}`")
+    tags = [_tag(t) for t in record.get("tags") or [] if _tag(t) != "#"]
+    if tags:
+        out.append("- **Tags:** " + " ".join(tags))
+    if abstract and record.get("abstract"):
+        out += ["", "### Abstract", "", _quote(record["abstract"])]
+    highlights = highlights_in_order(record)
+    if highlights:
+        out += ["", "### Highlights", ""]
+        for h in highlights:
+            out.append(_quote(h.get("exact") or ""))
+            if h.get("comment"):
+                out.append(">")
+                out.append("> — " + escape_inline(h["comment"]))
+            out.append("")
+        out.pop()
+    notes = notes_in_order(record)
+    if notes:
+        out += ["", "### Notes"]
+        for note in notes:
+            body = (note.get("body") or "").replace("\r\n", "\n").strip("\n")
+            out += ["", body]
+    return "\n".join(out) + "\n"
+
+
+def write_markdown(records: Iterable[dict], *, abstract: bool = True, **_options) -> Iterator[str]:
+    """A Markdown document, one ``##`` section per paper."""
+    yield "# Papers\n"
+    for record in records:
+        yield "\n" + _section(record, abstract)
