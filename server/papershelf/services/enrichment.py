@@ -1,0 +1,352 @@
+"""Enrichment: completing saved papers from the arXiv API, a batch at a time.
+
+The queue is the store itself: a paper is waiting when ``enrichment = 'pending'`` and its
+``enrichment_due`` has come. ``run_batch`` takes up to 100 waiting papers (of every user), makes
+one API call for their ids and applies the answer. Nothing is held in memory between batches, so
+a restart (or a crash) loses nothing: a batch that was interrupted is still pending in the store.
+
+While a batch is in flight its papers are *leased*: their ``enrichment_due`` moves ``lease``
+seconds ahead, so a second worker (another server process, or ``papershelf enrich`` running
+next to ``serve``) does not ask for them again; if this one dies, the lease runs out and they
+are taken again.
+
+What arXiv answers is applied under two rules: a field the user edited (``edited_fields``) is
+never touched, and what the page gave is replaced only by better data (the full author list, the
+first version's date, the latest version). Fields taken from arXiv are listed in
+``enriched_fields`` so that a later page save keeps them.
+
+Calls are spaced by ``ARXIV_MIN_INTERVAL`` seconds (arXiv asks for one every 3 s) with one
+limiter per arXiv host for the whole process; 5xx answers and network errors are retried with
+exponential backoff, ``ARXIV_MAX_ATTEMPTS`` times, before the paper is marked failed.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import timedelta
+from urllib.parse import urlsplit
+
+from papershelf import arxiv_api
+from papershelf.config import enrichment_enabled
+from papershelf.db import is_postgres, write_transaction
+from papershelf.models import Paper, utcnow
+from papershelf.services import search
+
+log = logging.getLogger(__name__)
+
+BATCH_SIZE = 100
+# Settings with their defaults; config.py's DEFAULTS may list them, tests pass them in.
+DEFAULT_TIMEOUT = 30.0
+DEFAULT_RETRY_BASE = 60.0  # seconds before the first retry; doubles each time
+DEFAULT_MAX_ATTEMPTS = 8  # 1 + 2 + … + 64 minutes ≈ 4 hours of arXiv being down
+MAX_BACKOFF = 6 * 3600.0
+
+
+def settings(cfg: dict) -> dict:
+    timeout = float(cfg.get("ARXIV_TIMEOUT") or DEFAULT_TIMEOUT)
+    return {
+        "base_url": cfg["ARXIV_API"],
+        "interval": float(cfg.get("ARXIV_MIN_INTERVAL", 3.0)),
+        "timeout": timeout,
+        "lease": float(cfg.get("ARXIV_LEASE") or (timeout + 30.0)),
+        "retry_base": float(cfg.get("ARXIV_RETRY_BASE") or DEFAULT_RETRY_BASE),
+        "max_attempts": int(cfg.get("ARXIV_MAX_ATTEMPTS") or DEFAULT_MAX_ATTEMPTS),
+    }
+
+
+# ---- the rate limiter ------------------------------------------------------------------------
+
+
+class Cancelled(Exception):
+    """The wait for a call slot was cut short (the worker is stopping)."""
+
+
+class RateLimiter:
+    """At most one call every ``interval`` seconds, counted from the end of the previous call,
+    and never two at once."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._last_end: float | None = None
+        self.calls = 0
+
+    def acquire(self, interval: float, cancel: threading.Event | None = None) -> None:
+        """Take the slot (blocks); the caller must ``release`` it."""
+        while not self._lock.acquire(timeout=0.1):
+            if cancel is not None and cancel.is_set():
+                raise Cancelled()
+        if self._last_end is not None:
+            delay = self._last_end + interval - time.monotonic()
+            if delay > 0:
+                stopped = cancel.wait(delay) if cancel is not None else time.sleep(delay)
+                if stopped:
+                    self._lock.release()
+                    raise Cancelled()
+
+    def release(self, called: bool) -> None:
+        if called:
+            self._last_end = time.monotonic()
+            self.calls += 1
+        self._lock.release()
+
+
+_limiters: dict[str, RateLimiter] = {}
+_limiters_lock = threading.Lock()
+
+
+def limiter_for(base_url: str) -> RateLimiter:
+    """The process's limiter for the host behind ``base_url``."""
+    parts = urlsplit(base_url)
+    key = f"{parts.scheme}://{parts.netloc}".lower()
+    with _limiters_lock:
+        return _limiters.setdefault(key, RateLimiter())
+
+
+# ---- the queue -------------------------------------------------------------------------------
+
+
+def _due(now):
+    return (Paper.enrichment == "pending") & (Paper.enrichment_due <= now)
+
+
+def due_count(limit: int = BATCH_SIZE) -> int:
+    """How many papers wait now (counted up to ``limit``)."""
+    return (Paper.select(Paper.id).where(_due(utcnow())).limit(limit).count())
+
+
+def next_due():
+    """When the next pending paper comes due (None: nothing pending)."""
+    row = (Paper.select(Paper.enrichment_due).where(Paper.enrichment == "pending")
+           .order_by(Paper.enrichment_due).limit(1).first())
+    return row.enrichment_due if row else None
+
+
+def pending_count() -> int:
+    return Paper.select().where(Paper.enrichment == "pending").count()
+
+
+def claim(lease: float, limit: int = BATCH_SIZE) -> list[tuple[int, str]]:
+    """Lease up to ``limit`` due papers: ``[(paper id, arXiv id)]``, oldest due first."""
+    now = utcnow()
+    with write_transaction():
+        query = (Paper.select(Paper.id, Paper.arxiv_id).where(_due(now))
+                 .order_by(Paper.enrichment_due, Paper.id).limit(limit))
+        if is_postgres():
+            query = query.for_update("FOR UPDATE SKIP LOCKED")
+        rows = [(p.id, p.arxiv_id) for p in query]
+        if rows:
+            (Paper.update(enrichment_due=now + timedelta(seconds=lease))
+             .where(Paper.id.in_([r[0] for r in rows])).execute())
+    return rows
+
+
+def queue(paper: Paper) -> Paper:
+    """Ask for ``paper`` to be completed (again) as soon as possible."""
+    with write_transaction():
+        (Paper.update(enrichment="pending", enrichment_due=utcnow(), enrichment_attempts=0,
+                      enrichment_reason=None, enrichment_at=None)
+         .where(Paper.id == paper.id).execute())
+    return Paper.get_by_id(paper.id)
+
+
+def queue_all() -> int:
+    """Queue every paper with an arXiv id (of every user); answers how many."""
+    with write_transaction():
+        return (Paper.update(enrichment="pending", enrichment_due=utcnow(), enrichment_attempts=0,
+                             enrichment_reason=None, enrichment_at=None)
+                .where(Paper.arxiv_id.is_null(False)).execute())
+
+
+# ---- applying an answer ----------------------------------------------------------------------
+
+
+def _looks_cut(text: str) -> bool:
+    return text.rstrip().endswith(("…", "..."))
+
+
+def merge_metadata(paper: Paper, meta: arxiv_api.ArxivPaper) -> list[str]:
+    """Apply arXiv's metadata to ``paper`` (not saved); answers the fields arXiv supplied."""
+    edited = set(paper.edited_fields or [])
+    supplied: list[str] = []
+
+    def put(name, value):
+        if name in edited:
+            return
+        setattr(paper, name, value)
+        supplied.append(name)
+
+    page_authors = paper.authors or []
+    if meta.authors and "authors" not in edited and (
+            len(meta.authors) >= len(page_authors) or paper.authors_more):
+        put("authors", list(meta.authors))
+        if "authors_more" not in edited:
+            put("authors_more", 0)
+    if meta.primary_category:
+        put("primary_category", meta.primary_category)
+    if meta.categories:
+        put("categories", list(meta.categories))
+    if meta.published:
+        put("published", meta.published)  # the first version's date, whatever the page showed
+    if meta.version and meta.version >= (paper.arxiv_version or 0):
+        put("arxiv_version", meta.version)
+    if meta.journal_ref:
+        put("journal_ref", meta.journal_ref)
+    if meta.comments:
+        put("comments", meta.comments)
+    if meta.doi and "doi" not in edited:
+        current = paper.doi
+        if not current or current.startswith("10.48550/") or current == meta.doi:
+            clash = (Paper.select(Paper.id).where((Paper.user == paper.user_id)
+                                                  & (Paper.doi == meta.doi) & (Paper.id != paper.id))
+                     .exists())
+            if clash:
+                log.info("paper %s: DOI %s is another saved paper's; not set", paper.id, meta.doi)
+            else:
+                put("doi", meta.doi)
+    if meta.summary and "abstract" not in edited:
+        page = paper.abstract or ""
+        if not page.strip() or (_looks_cut(page) and len(meta.summary) > len(page)):
+            put("abstract", meta.summary)
+    if meta.title and "title" not in edited and _looks_cut(paper.title or ""):
+        put("title", meta.title)
+    return supplied
+
+
+@dataclass
+class BatchResult:
+    papers: int = 0
+    ids: int = 0
+    done: int = 0
+    failed: int = 0
+    retrying: int = 0
+    called: bool = False
+    error: str | None = None
+    failures: list[tuple[int, str]] = field(default_factory=list)
+
+
+def _fail(paper: Paper, reason: str, now, result: BatchResult) -> None:
+    paper.enrichment = "failed"
+    paper.enrichment_reason = reason[:1000]
+    paper.enrichment_at = now
+    paper.enrichment_due = None
+    result.failed += 1
+    result.failures.append((paper.id, reason))
+
+
+def _apply_one(paper: Paper, answer: arxiv_api.ArxivAnswer, now, result: BatchResult) -> None:
+    aid = paper.arxiv_id
+    if aid in answer.papers:
+        supplied = merge_metadata(paper, answer.papers[aid])
+        paper.enriched_fields = sorted(set(paper.enriched_fields or []) | set(supplied))
+        paper.enrichment = "done"
+        paper.enrichment_reason = None
+        paper.enrichment_at = now
+        paper.enrichment_due = None
+        paper.enrichment_attempts = 0
+        paper.updated_at = now
+        result.done += 1
+    elif aid in answer.withdrawn:
+        w = answer.withdrawn[aid]
+        version = f" (v{w.version})" if w.version else ""
+        _fail(paper, f"withdrawn on arXiv{version}: {w.comments or w.summary[:200]}", now, result)
+    elif aid in answer.rejected:
+        _fail(paper, f"arXiv rejected the id: {answer.rejected[aid]}", now, result)
+    else:
+        _fail(paper, f"unknown to arXiv: no paper with the id {aid}", now, result)
+
+
+def _backoff(paper: Paper, error: arxiv_api.ArxivUnavailable, cfg: dict, now,
+             result: BatchResult) -> None:
+    paper.enrichment_attempts = (paper.enrichment_attempts or 0) + 1
+    attempts = paper.enrichment_attempts
+    if attempts >= cfg["max_attempts"]:
+        _fail(paper, f"arXiv unavailable after {attempts} attempts: {error}", now, result)
+        return
+    delay = min(MAX_BACKOFF, cfg["retry_base"] * 2 ** (attempts - 1))
+    if error.retry_after:
+        delay = max(delay, min(MAX_BACKOFF, error.retry_after))
+    paper.enrichment_due = now + timedelta(seconds=delay)
+    paper.enrichment_reason = (f"{error}; attempt {attempts} of {cfg['max_attempts']}, "
+                               f"next try in {round(delay)} s")
+    result.retrying += 1
+
+
+TEXT_FIELDS = {"title", "authors", "abstract"}  # what the search document holds
+
+
+def _apply(claimed: list[tuple[int, str]], outcome, cfg: dict, result: BatchResult) -> None:
+    """Write the answer (or the error) into the claimed papers, each as it is now.
+
+    One short transaction per paper: a save waiting for the store's write lock waits for one
+    paper's update, never for a whole batch's.
+    """
+    for paper_id, arxiv_id in claimed:
+        with write_transaction():
+            paper = Paper.get_or_none(Paper.id == paper_id)
+            if paper is None or paper.enrichment != "pending":
+                continue  # deleted meanwhile
+            before = {name: getattr(paper, name) for name in TEXT_FIELDS}
+            now = utcnow()
+            if paper.arxiv_id != arxiv_id:
+                # The user changed the id during the call: ask again for the new one.
+                paper.enrichment_due = now
+            elif isinstance(outcome, arxiv_api.ArxivUnavailable):
+                _backoff(paper, outcome, cfg, now, result)
+            elif isinstance(outcome, arxiv_api.ArxivError):
+                _fail(paper, f"malformed answer from arXiv: {outcome}", now, result)
+            elif outcome.rejected and arxiv_id not in outcome.rejected and not (
+                    arxiv_id in outcome.papers or arxiv_id in outcome.withdrawn):
+                # arXiv refused the whole query because of another id: this one was not
+                # looked at, so it goes again in the next batch.
+                paper.enrichment_due = now
+            else:
+                _apply_one(paper, outcome, now, result)
+            paper.save()
+            if any(getattr(paper, name) != value for name, value in before.items()):
+                search.reindex(paper)
+
+
+def run_batch(cfg: dict, cancel: threading.Event | None = None) -> BatchResult | None:
+    """Take up to 100 due papers, make one call, apply it. None when nothing was due (no call).
+
+    Call it inside a connection to the store (``database.connection_context()``).
+    """
+    if not enrichment_enabled(cfg):
+        return None
+    s = settings(cfg)
+    limiter = limiter_for(s["base_url"])
+    limiter.acquire(s["interval"], cancel)
+    called = False
+    try:
+        claimed = claim(s["lease"])
+        if not claimed:
+            return None
+        ids = list(dict.fromkeys(arxiv_id for _, arxiv_id in claimed))
+        result = BatchResult(papers=len(claimed), ids=len(ids), called=True)
+        called = True
+        try:
+            outcome = arxiv_api.fetch(ids, s["base_url"], s["timeout"])
+        except arxiv_api.ArxivError as e:
+            outcome = e
+            result.error = str(e)
+            log.warning("arXiv call for %d ids failed: %s", len(ids), e)
+    finally:
+        limiter.release(called)
+    _apply(claimed, outcome, s, result)
+    return result
+
+
+def run_due(cfg: dict, on_batch=None, cancel: threading.Event | None = None) -> list[BatchResult]:
+    """Run batches until nothing is due (papers backing off until later stay pending)."""
+    results = []
+    while cancel is None or not cancel.is_set():
+        result = run_batch(cfg, cancel)
+        if result is None:
+            break
+        results.append(result)
+        if on_batch is not None:
+            on_batch(result)
+    return results
