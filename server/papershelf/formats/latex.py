@@ -14,6 +14,7 @@ because BibTeX (and pybtex) count escaped braces too: a lone ``\\{`` unbalances 
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import cache
 
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
@@ -42,8 +43,13 @@ _ASCII = {
     "-": "-{}",
     "'": "'{}",
 }
-_SPECIAL_RE = re.compile(r"-(?=-)|'(?=')|[\\{}&%$#_~^<>|`@]|[^\x00-\x7f]")
-_SPECIAL_UTF8_RE = re.compile(r"-(?=-)|'(?=')|[\\{}&%$#_~^<>|`@]")
+# control characters (but tab and line breaks) are not text: LaTeX stops on them; a space each
+CONTROLS = "".join(chr(c) for c in [*range(0, 9), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
+_ASCII.update(dict.fromkeys(CONTROLS, " "))
+_SPECIAL_RE = re.compile(
+    r"-(?=-)|'(?=')|[\\{}&%$#_~^<>|`@\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|[^\x00-\x7f]")
+_SPECIAL_UTF8_RE = re.compile(
+    r"-(?=-)|'(?=')|[\\{}&%$#_~^<>|`@\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x80-\x9f]")
 
 # what latex2text would change; text without any of it decodes to itself
 _LATEX_SYNTAX_RE = re.compile(r"[\\{}~$%&#^_'`\-]")
@@ -81,6 +87,8 @@ _decoder = LatexNodes2Text(latex_context=_context, math_mode="text", strict_late
 def _non_ascii(ch: str) -> str:
     """LaTeX for one non-ASCII character, or the character itself when LaTeX has no spelling
     for it that decodes back to it (CJK, emoji, combining marks): those stay UTF-8."""
+    if unicodedata.category(ch) == "Cc":  # C1 control characters
+        return " "
     latex = _encoder.unicode_to_latex(ch)
     # no spaces in a replacement: ``encode_title`` relies on words keeping their boundaries
     if latex != ch and " " not in latex and decode_latex(latex) == ch:
@@ -94,7 +102,7 @@ def _replace(match: re.Match) -> str:
 
 
 def _replace_ascii(match: re.Match) -> str:
-    return _ASCII[match.group()]
+    return _ASCII.get(match.group(), " ")  # " " for C1 control characters
 
 
 def _encode_by_pattern(text: str, utf8: bool) -> str:
@@ -111,7 +119,9 @@ def _encode_by_pattern(text: str, utf8: bool) -> str:
 # byte goes the slow way.
 _HOLD = ((b"\\", b"\x01"), (b"{", b"\x02"), (b"}", b"\x03"))
 _HELD = tuple((held, _ASCII[ch.decode()].encode()) for ch, held in _HOLD)
-_REST = tuple((ch.encode(), _ASCII[ch].encode()) for ch in "&%$#_~^<>|`@")
+_REST = tuple(
+    (ch.encode(), _ASCII[ch].encode()) for ch in "&%$#_~^<>|`@" + CONTROLS.replace("\x01\x02\x03", "")
+)
 _LIGATURES = ((b"--", b"-{}-"), (b"''", b"'{}'"))
 
 
@@ -121,7 +131,7 @@ def _non_ascii_bytes(ch: str) -> tuple[bytes, bytes] | None:
     return None if latex == ch else (ch.encode("utf-8", "surrogatepass"), latex.encode())
 
 
-_SPECIAL_BYTES = b"\x01\x02\x03\\{}-'&%$#_~^<>|`@"
+_SPECIAL_BYTES = b"\\{}-'&%$#_~^<>|`@" + CONTROLS.encode()
 # deleting these leaves the special ASCII bytes and every byte of the non-ASCII characters
 _NOT_SPECIAL = bytes(b for b in range(128) if b not in _SPECIAL_BYTES)
 _REST_BY_BYTE = {ch[0]: (ch, latex) for ch, latex in _REST}
@@ -153,9 +163,9 @@ def encode_latex(text: str, *, utf8: bool = False) -> str:
         rest = _REST_BY_BYTE.get(byte)
         if rest is not None:
             data = data.replace(*rest)
-    if not ascii_only and not utf8:
+    if not ascii_only:
         for ch in set(found.decode("utf-8", "surrogatepass")):
-            if ch > "\x7f":
+            if ch > "\x7f" and (not utf8 or ch <= "\x9f"):  # UTF-8 output: C1 controls only
                 pair = _non_ascii_bytes(ch)
                 if pair is not None:
                     data = data.replace(*pair)
@@ -194,6 +204,12 @@ def encode_title(title: str, *, utf8: bool = False) -> str:
     for i in protect:
         out[i] = "{" + out[i] + "}"
     return " ".join(out)
+
+
+def as_exported(text: str) -> str:
+    """``text`` with control characters as spaces: what an export keeps of it."""
+    return "".join(" " if unicodedata.category(c) == "Cc" and c not in "\t\n\r" else c
+                   for c in text)
 
 
 def decode_latex(latex: str) -> str:

@@ -77,13 +77,23 @@ def bibtex_name(name: str, utf8: bool = False) -> str:
         first, last, suffix = words[0], words[1], ""
     else:
         first, last, suffix = split_name(name)
-    last = encode_latex(last, utf8=utf8)
+    last = _name_part(last, utf8)
     if not first:
         return last
-    first = encode_latex(first, utf8=utf8)
+    first = _name_part(first, utf8)
     if suffix:
-        return f"{last}, {encode_latex(suffix, utf8=utf8)}, {first}"
+        return f"{last}, {_name_part(suffix, utf8)}, {first}"
     return f"{last}, {first}"
+
+
+def _name_part(part: str, utf8: bool) -> str:
+    """A name part as LaTeX. In LaTeX output a word that stays UTF-8 (CJK has no LaTeX macro) is
+    made one BibTeX "special character", ``{\\relax 山田}``: styles that cut names to initials or
+    to three-letter labels (abbrv, alpha) would otherwise cut a UTF-8 sequence in half."""
+    encoded = encode_latex(part, utf8=utf8)
+    if utf8 or encoded.isascii():
+        return encoded
+    return " ".join(w if w.isascii() else "{\\relax " + w + "}" for w in encoded.split(" "))
 
 
 def split_at_depth0(value: str, pattern: re.Pattern) -> list[str]:
