@@ -31,9 +31,12 @@ SQLITE_PRAGMAS = {
 
 def open_database(url: str):
     """A peewee database for ``url`` (``sqlite:///path`` or ``postgresql://…``)."""
-    if url.startswith("sqlite"):
+    if url.startswith("sqlite:"):
+        # Pooled: a connection per thread stays open, so the pragmas run once per connection
+        # and the last close does not checkpoint the WAL after every request.
         return db_url.connect(
-            url, pragmas=SQLITE_PRAGMAS, lock_type="IMMEDIATE", check_same_thread=False
+            "sqlite+pool:" + url[len("sqlite:"):], pragmas=SQLITE_PRAGMAS, lock_type="IMMEDIATE",
+            check_same_thread=False, max_connections=64, stale_timeout=600,
         )
     if url.startswith(("postgres://", "postgresql://")):
         scheme, rest = url.split("://", 1)

@@ -9,13 +9,17 @@ from papershelf.services.records import highlight_record
 
 bp = Blueprint("api_highlights", __name__, url_prefix="/api")
 
+# Built once: marshmallow schemas are reusable and costly to build per request.
+HIGHLIGHT_IN_SCHEMA = HighlightInSchema()
+HIGHLIGHT_PATCH_SCHEMA = HighlightPatchSchema()
+
 
 @bp.post("/papers/<int:paper_id>/highlights")
 @doc(summary="Highlight a quote in a paper's abstract or title", body=HighlightInSchema,
      responses={201: HighlightSchema, 200: HighlightSchema})
 def add_highlight(paper_id):
     h, created = highlights.add_highlight(current_user(), paper_id,
-                                          json_body(HighlightInSchema()))
+                                          json_body(HIGHLIGHT_IN_SCHEMA))
     return highlight_record(h), 201 if created else 200
 
 
@@ -23,7 +27,7 @@ def add_highlight(paper_id):
 @doc(summary="Change a highlight's colour or comment", body=HighlightPatchSchema,
      responses={200: HighlightSchema})
 def update_highlight(highlight_id):
-    data = json_body(HighlightPatchSchema())
+    data = json_body(HIGHLIGHT_PATCH_SCHEMA)
     return highlight_record(highlights.update_highlight(current_user(), highlight_id, data))
 
 

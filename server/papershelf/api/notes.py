@@ -9,12 +9,16 @@ from papershelf.services.records import note_record
 
 bp = Blueprint("api_notes", __name__, url_prefix="/api")
 
+# Built once: marshmallow schemas are reusable and costly to build per request.
+NOTE_IN_SCHEMA = NoteInSchema()
+NOTE_EDIT_SCHEMA = NoteInSchema(exclude=("client_id",))
+
 
 @bp.post("/papers/<int:paper_id>/notes")
 @doc(summary="Add a note (Markdown) to a paper", body=NoteInSchema,
      responses={201: NoteSchema, 200: NoteSchema})
 def add_note(paper_id):
-    note, created = notes.add_note(current_user(), paper_id, json_body(NoteInSchema()))
+    note, created = notes.add_note(current_user(), paper_id, json_body(NOTE_IN_SCHEMA))
     return note_record(note), 201 if created else 200
 
 

@@ -17,6 +17,12 @@ from papershelf.services import papers
 
 bp = Blueprint("api_papers", __name__, url_prefix="/api")
 
+# Built once: marshmallow schemas are reusable and costly to build per request.
+PAPER_CREATE_SCHEMA = PaperCreateSchema()
+PAPER_QUERY_SCHEMA = PaperQuerySchema()
+LOOKUP_SCHEMA = LookupSchema()
+PAPER_PATCH_SCHEMA = PaperPatchSchema()
+
 
 def _wake_enrichment():
     worker = current_app.extensions.get("papershelf_enricher")
@@ -28,7 +34,7 @@ def _wake_enrichment():
 @doc(summary="Save a paper (201 new, 200 already saved and merged)", body=PaperCreateSchema,
      responses={201: PaperSchema, 200: PaperSchema})
 def create_paper():
-    data = json_body(PaperCreateSchema())
+    data = json_body(PAPER_CREATE_SCHEMA)
     paper, created = papers.save_paper(
         current_user(), data, enrich=enrichment_enabled(current_app.config))
     if created and paper.enrichment == "pending":
@@ -40,7 +46,7 @@ def create_paper():
 @doc(summary="List and search saved papers, newest first", query=PaperQuerySchema,
      responses={200: PaperPageSchema})
 def list_papers():
-    args = query_args(PaperQuerySchema())
+    args = query_args(PAPER_QUERY_SCHEMA)
     return papers.list_papers(current_user(), **args)
 
 
@@ -48,7 +54,7 @@ def list_papers():
 @doc(summary="Which of a page's papers are saved (one call per page)", body=LookupSchema,
      responses={200: LookupResultSchema})
 def lookup():
-    data = json_body(LookupSchema())
+    data = json_body(LOOKUP_SCHEMA)
     return papers.lookup(current_user(), data["arxiv_ids"], data["urls"])
 
 
@@ -62,7 +68,7 @@ def get_paper(paper_id):
 @doc(summary="Edit a paper; edited fields are never overwritten by a page save",
      body=PaperPatchSchema, responses={200: PaperSchema})
 def update_paper(paper_id):
-    data = json_body(PaperPatchSchema(), partial=True)
+    data = json_body(PAPER_PATCH_SCHEMA, partial=True)
     return papers.paper_detail(papers.update_paper(current_user(), paper_id, data))
 
 

@@ -5,7 +5,7 @@ import secrets
 
 from peewee import IntegrityError
 
-from papershelf.db import write_transaction
+from papershelf.db import db, write_transaction
 from papershelf.models import ApiToken, User, utcnow
 
 TOKEN_PREFIX = "ps_"
@@ -38,10 +38,14 @@ def create_token(user: User, label: str = "") -> str:
 def user_for_token(token: str) -> User | None:
     if not token or len(token) > 200:
         return None
-    row = (ApiToken.select(ApiToken, User).join(User)
-           .where(ApiToken.token_hash == hash_token(token), ApiToken.revoked == False)  # noqa: E712
-           .first())
-    return row.user if row else None
+    # Every request asks this: plain SQL, one indexed lookup.
+    p = db.param
+    row = db.execute_sql(
+        f'SELECT u.id, u.name, u.created_at FROM api_token t JOIN "user" u ON u.id = t.user_id'
+        f" WHERE t.token_hash = {p} AND t.revoked = {p}", (hash_token(token), False)).fetchone()
+    if row is None:
+        return None
+    return User(id=row[0], name=row[1], created_at=row[2])
 
 
 def user_by_id(user_id: int) -> User | None:

@@ -37,32 +37,29 @@ def get_paper(user: User, paper_id: int) -> Paper:
 
 
 def paper_detail(paper: Paper) -> dict:
+    fresh_tags = getattr(paper, "fresh_tags", None)
+    if fresh_tags is not None:  # created in this request: no notes or highlights yet
+        return records.paper_record(paper, fresh_tags, [], [])
     return records.paper_records([paper])[0]
 
 
 def _find_existing(user: User, data: dict) -> Paper | None:
-    conds = []
-    if data.get("client_id"):
-        conds.append(Paper.client_id == data["client_id"])
-    for key in IDENTITY_FIELDS:
-        if data.get(key):
-            conds.append(getattr(Paper, key) == data[key])
-    if not conds:
+    """The saved paper this save is about: by client_id, then arXiv id, then DOI, then URL."""
+    keys = [k for k in ("client_id",) + IDENTITY_FIELDS if data.get(k)]
+    if not keys:
         return None
-    expr = conds[0]
-    for c in conds[1:]:
-        expr |= c
-    candidates = list(Paper.select().where((Paper.user == user) & expr))
-    if not candidates:
+    p = db.param
+    rows = db.execute_sql(
+        f"SELECT id, {', '.join(keys)} FROM paper WHERE user_id = {p} AND ("
+        + " OR ".join(f"{k} = {p}" for k in keys) + ")",
+        [user.id] + [data[k] for k in keys]).fetchall()
+    if not rows:
         return None
 
-    def rank(p):  # client_id, then arXiv id, then DOI, then URL
-        for i, key in enumerate(("client_id",) + IDENTITY_FIELDS):
-            if data.get(key) and getattr(p, key) == data[key]:
-                return i
-        return 99
+    def rank(row):
+        return next(i for i, k in enumerate(keys) if row[i + 1] == data[k])
 
-    return min(candidates, key=rank)
+    return Paper.get_by_id(min(rows, key=rank)[0])
 
 
 def _default_url(data: dict) -> None:
@@ -80,8 +77,11 @@ def _assign_citation_key(user: User, paper_fields: dict) -> str:
         "arxiv_id": paper_fields.get("arxiv_id"),
     }
     base = base_key(record)
-    taken = {k for (k,) in Paper.select(Paper.citation_key)
-             .where((Paper.user == user) & Paper.citation_key.startswith(base)).tuples()}
+    # Keys are ASCII; every suffix sorts below "~", so this range is "starts with base".
+    p = db.param
+    taken = {k for (k,) in db.execute_sql(
+        f"SELECT citation_key FROM paper WHERE user_id = {p} AND citation_key >= {p}"
+        f" AND citation_key < {p}", (user.id, base, base + "~")).fetchall()}
     return make_citation_key(record, taken)
 
 
@@ -162,7 +162,8 @@ def save_paper(user: User, data: dict, *, enrich: bool = False) -> tuple[Paper, 
                 )
                 if tags:
                     set_tags(paper, tags)
-                search.reindex(paper)
+                search.index_new(paper, tags or [])
+                paper.fresh_tags = list(tags or [])
                 return paper, True
         except IntegrityError:
             # Another writer created the same paper between our look and our insert
@@ -323,38 +324,43 @@ def lookup(user: User, arxiv_ids: list[str], urls: list[str]) -> dict:
             invalid.append(raw)
     if not wanted_ids and not wanted_urls:
         return {"papers": {}, "invalid": invalid}
-    cond = None
+    # Hot path (a page load): plain SQL, no model objects. One query finds the papers.
+    p = db.param
+    where = []
+    params = [user.id]
     if wanted_ids:
-        cond = Paper.arxiv_id.in_(list(wanted_ids))
+        where.append(f"arxiv_id IN ({', '.join([p] * len(wanted_ids))})")
+        params += list(wanted_ids)
     if wanted_urls:
-        by_url = Paper.url.in_(list(wanted_urls)) | Paper.source_url.in_(list(wanted_urls))
-        cond = by_url if cond is None else (cond | by_url)
-    papers = list(Paper.select(Paper.id, Paper.arxiv_id, Paper.url, Paper.source_url,
-                               Paper.citation_key, Paper.title, Paper.authors,
-                               Paper.authors_more, Paper.primary_category, Paper.enrichment,
-                               Paper.enrichment_reason, Paper.enrichment_at)
-                  .where((Paper.user == user) & cond))
-    ids = [p.id for p in papers]
+        marks = ", ".join([p] * len(wanted_urls))
+        where.append(f"url IN ({marks}) OR source_url IN ({marks})")
+        params += list(wanted_urls) * 2
+    rows = db.execute_sql(
+        "SELECT id, arxiv_id, url, source_url, citation_key, title, authors, authors_more,"
+        " primary_category, enrichment, enrichment_reason, enrichment_at FROM paper"
+        f" WHERE user_id = {p} AND ({' OR '.join(where)})", params).fetchall()
+    ids = [r[0] for r in rows]
     tags = records.tags_by_paper(ids)
     notes = records.notes_by_paper(ids)
     highlights = records.highlights_by_paper(ids)
     out = {}
-    for p in papers:
+    for (pid, arxiv_id, url, source_url, key, title, authors, more, category, state, reason,
+         at) in rows:
         entry = {
-            "id": p.id,
-            "citation_key": p.citation_key,
-            "title": p.title,
-            "authors": p.authors or [],
-            "authors_more": p.authors_more,
-            "primary_category": p.primary_category,
-            "enrichment": records.enrichment_record(p),
-            "tags": tags[p.id],
-            "notes": notes[p.id],
-            "highlights": highlights[p.id],
+            "id": pid,
+            "citation_key": key,
+            "title": title,
+            "authors": json.loads(authors) if authors else [],
+            "authors_more": more,
+            "primary_category": category,
+            "enrichment": {"state": state, "reason": reason, "at": records.ts(at)},
+            "tags": tags[pid],
+            "notes": notes[pid],
+            "highlights": highlights[pid],
         }
-        if p.arxiv_id and p.arxiv_id in wanted_ids:
-            out[p.arxiv_id] = entry
-        for u in (p.url, p.source_url):
+        if arxiv_id and arxiv_id in wanted_ids:
+            out[arxiv_id] = entry
+        for u in (url, source_url):
             if u and u in wanted_urls:
                 out[u] = entry
     return {"papers": out, "invalid": invalid}

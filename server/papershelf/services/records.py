@@ -3,7 +3,8 @@
 from collections import defaultdict
 from datetime import date, datetime
 
-from papershelf.models import Highlight, Note, Paper, PaperTag, Tag
+from papershelf.db import db
+from papershelf.models import Highlight, Note, Paper
 
 
 def iso(value) -> str | None:
@@ -77,13 +78,29 @@ def paper_record(p: Paper, tags: list[str], notes: list[dict], highlights: list[
     }
 
 
+def ts(value) -> str | None:
+    """A timestamp read by raw SQL (SQLite: text, PostgreSQL: datetime) in the API's form."""
+    if value is None or isinstance(value, datetime):
+        return iso(value)
+    text = str(value).replace(" ", "T")
+    if "." not in text:
+        text += ".000000"
+    return text + "Z"
+
+
+def _in_rows(sql: str, ids, order: str):
+    """Run ``sql`` (ending in ``IN``) over ``ids`` in chunks; one query for up to 5,000 ids."""
+    ids = list(ids)
+    for i in range(0, len(ids), 5000):
+        chunk = ids[i:i + 5000]
+        marks = ", ".join([db.param] * len(chunk))
+        yield from db.execute_sql(f"{sql} ({marks}) {order}", chunk).fetchall()
+
+
 def tags_by_paper(paper_ids) -> dict[int, list[str]]:
     out = defaultdict(list)
-    if not paper_ids:
-        return out
-    rows = (PaperTag.select(PaperTag.paper_id, Tag.name)
-            .join(Tag).where(PaperTag.paper.in_(list(paper_ids)))
-            .order_by(PaperTag.paper_id, PaperTag.position, Tag.name).tuples())
+    rows = _in_rows("SELECT pt.paper_id, t.name FROM paper_tag pt JOIN tag t ON t.id = pt.tag_id"
+                    " WHERE pt.paper_id IN", paper_ids, "ORDER BY pt.paper_id, pt.position, t.name")
     for paper_id, name in rows:
         out[paper_id].append(name)
     return out
@@ -91,19 +108,26 @@ def tags_by_paper(paper_ids) -> dict[int, list[str]]:
 
 def notes_by_paper(paper_ids) -> dict[int, list[dict]]:
     out = defaultdict(list)
-    if paper_ids:
-        for n in Note.select().where(Note.paper.in_(list(paper_ids))).order_by(Note.id):
-            out[n.paper_id].append(note_record(n))
+    rows = _in_rows("SELECT id, paper_id, body, created_at, updated_at FROM note WHERE paper_id IN",
+                    paper_ids, "ORDER BY id")
+    for nid, pid, body, created, updated in rows:
+        out[pid].append({"id": nid, "paper_id": pid, "body": body,
+                         "created_at": ts(created), "updated_at": ts(updated)})
     return out
 
 
 def highlights_by_paper(paper_ids) -> dict[int, list[dict]]:
     out = defaultdict(list)
-    if paper_ids:
-        query = (Highlight.select().where(Highlight.paper.in_(list(paper_ids)))
-                 .order_by(Highlight.field, Highlight.start, Highlight.id))
-        for h in query:
-            out[h.paper_id].append(highlight_record(h))
+    rows = _in_rows(
+        'SELECT id, paper_id, field, exact, prefix, suffix, start, "end", color, comment,'
+        " created_at, updated_at FROM highlight WHERE paper_id IN", paper_ids,
+        "ORDER BY paper_id, field, start, id")
+    for (hid, pid, field, exact, prefix, suffix, start, end, color, comment, created,
+         updated) in rows:
+        out[pid].append({"id": hid, "paper_id": pid, "field": field, "exact": exact,
+                         "prefix": prefix, "suffix": suffix, "start": start, "end": end,
+                         "color": color, "comment": comment, "created_at": ts(created),
+                         "updated_at": ts(updated)})
     return out
 
 

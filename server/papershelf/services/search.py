@@ -30,6 +30,17 @@ def document(paper: Paper) -> str:
     return "\n".join(p for p in parts if p)
 
 
+def index_new(paper: Paper, tags: list[str]) -> None:
+    """Index a paper just created: it has no notes or highlights yet."""
+    text = "\n".join(x for x in (paper.title, " ".join(paper.authors or []), paper.abstract or "",
+                                  " ".join(tags)) if x)
+    if is_sqlite():
+        db.execute_sql("INSERT INTO paper_search (rowid, body) VALUES (?, ?)", (paper.id, text))
+    else:
+        db.execute_sql("INSERT INTO paper_search (paper_id, document)"
+                       " VALUES (%s, to_tsvector('english', %s))", (paper.id, text))
+
+
 def reindex(paper: Paper) -> None:
     text = document(paper)
     if is_sqlite():

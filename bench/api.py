@@ -1,0 +1,244 @@
+"""API benchmark: save latency, save throughput with 16 clients against a bare Flask endpoint,
+page lookup of 600 ids and full-text search with 10,000 papers stored. SQLite and PostgreSQL.
+
+    python bench/api.py                       # both stores
+    python bench/api.py --store sqlite --papers 10000
+
+Servers run as separate processes exactly as a user starts them (`papershelf serve`, waitress,
+8 threads); the reference is a bare Flask endpoint served by waitress the same way.
+"""
+
+import argparse
+import http.client
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.live import ServerProcess, free_port  # noqa: E402
+
+THREADS = 8
+WORDS = ("agent reinforcement language model policy reward tool planning memory retrieval "
+         "benchmark critic actor verification trajectory curriculum search code web").split()
+
+
+def paper(i: int) -> dict:
+    w = WORDS
+    return {
+        "arxiv_id": f"25{(i // 90000) % 12 + 1:02d}.{i % 90000 + 10000:05d}",
+        "title": f"{w[i % 19].title()} {w[(i * 7) % 19]} for {w[(i * 3) % 19]} agents {i}",
+        "authors": [f"Author{i} Last{i}", f"Second{i % 97} Person", "Third Writer"],
+        "authors_more": i % 5,
+        "abstract": " ".join(w[(i + k) % 19] for k in range(150)),
+        "published": f"2025-{i % 12 + 1:02d}-{i % 28 + 1:02d}",
+        "topics": ["LLM Agent Training", w[i % 19]],
+        "affiliations": ["Some Lab"],
+    }
+
+
+def pct(values, p):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+class Conn:
+    """One keep-alive HTTP connection."""
+
+    def __init__(self, port, token=None):
+        self.c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.h = {"Content-Type": "application/json"}
+        if token:
+            self.h["Authorization"] = f"Bearer {token}"
+
+    def request(self, method, path, body=None):
+        self.c.request(method, path, body=None if body is None else json.dumps(body), headers=self.h)
+        r = self.c.getresponse()
+        return r.status, r.read()
+
+
+def throughput(port, token, seconds, clients=16, offset=0):
+    counts, errors, stop = [0] * clients, [], time.monotonic() + seconds
+
+    def run(n):
+        conn = Conn(port, token)
+        i = 0
+        while time.monotonic() < stop:
+            status, body = conn.request("POST", "/api/papers", paper(offset + n * 1_000_000 + i))
+            i += 1
+            if status in (200, 201):
+                counts[n] += 1
+            else:
+                errors.append((status, body[:200]))
+
+    ts = [threading.Thread(target=run, args=(n,)) for n in range(clients)]
+    start = time.monotonic()
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    return sum(counts) / (time.monotonic() - start), errors
+
+
+def bare_server():
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, str(ROOT / "bench" / "_bare_app.py"), str(port),
+                             str(THREADS)])
+    for _ in range(100):
+        try:
+            if Conn(port).request("GET", "/api/health")[0] == 200:
+                return proc, port
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("bare server did not start")
+
+
+def populate(data_dir, db_url, n):
+    """n papers for the user 'me' straight through the services (one transaction)."""
+    from papershelf.app import create_app
+    from papershelf.db import write_transaction
+    from papershelf.models import User
+    from papershelf.services import notes, papers
+
+    app = create_app({"DATA_DIR": data_dir, "DATABASE_URL": db_url, "ARXIV_API": "off"})
+    with app.extensions["papershelf_db"].connection_context():
+        user = User.get(User.name == "me")
+        with write_transaction():
+            for i in range(n):
+                p, _ = papers.save_paper(user, paper(10_000_000 + i))
+                if i % 3 == 0:
+                    notes.add_note(user, p.id, {"body": f"note {i} about {WORDS[i % 19]}"})
+    db = app.extensions["papershelf_db"]
+    if hasattr(db, "close_all"):
+        db.close_all()
+
+
+def in_process_timings(data_dir, db_url, lookup_ids, queries, repeat):
+    """Server time: the app called in-process (no network), as the bars are stated."""
+    from papershelf.app import create_app
+    from papershelf.models import ApiToken  # noqa: F401
+
+    app = create_app({"DATA_DIR": data_dir, "DATABASE_URL": db_url, "ARXIV_API": "off"})
+    token = (Path(data_dir) / "token").read_text().strip()
+    client = app.test_client()
+    h = {"Authorization": f"Bearer {token}"}
+    lookups = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        r = client.post("/api/papers/lookup", json={"arxiv_ids": lookup_ids}, headers=h)
+        lookups.append((time.perf_counter() - t) * 1000)
+        assert r.status_code == 200 and len(r.json["papers"]) == len(lookup_ids), r.status_code
+    searches = []
+    for i in range(repeat * 4):
+        t = time.perf_counter()
+        r = client.get("/api/papers", query_string={"q": queries[i % len(queries)]}, headers=h)
+        searches.append((time.perf_counter() - t) * 1000)
+        assert r.status_code == 200
+    db = app.extensions["papershelf_db"]
+    if hasattr(db, "close_all"):
+        db.close_all()
+    return lookups, searches
+
+
+def pg_database():
+    import psycopg2
+
+    name = f"papershelf_bench_{uuid.uuid4().hex[:8]}"
+    admin = psycopg2.connect("postgresql://postgres@127.0.0.1:5432/postgres")
+    admin.autocommit = True
+    admin.cursor().execute(f'CREATE DATABASE "{name}"')
+    return admin, name, f"postgresql://postgres@127.0.0.1:5432/{name}"
+
+
+def run_store(store, n_papers, seconds):
+    tmp = tempfile.mkdtemp(prefix="papershelf-bench-")
+    admin = None
+    if store == "postgresql":
+        admin, name, db_url = pg_database()
+    else:
+        db_url = f"sqlite:///{tmp}/papershelf.db"
+    env = {"PAPERSHELF_DATABASE_URL": db_url}
+    results = {}
+    try:
+        with ServerProcess(tmp, env=env) as server:
+            token = server.token
+            conn = Conn(server.port, token)
+            lat = []
+            for i in range(300):
+                t = time.perf_counter()
+                status, _ = conn.request("POST", "/api/papers", paper(i))
+                lat.append((time.perf_counter() - t) * 1000)
+                assert status == 201, status
+            results["save_p50_ms"] = statistics.median(lat)
+            results["save_p95_ms"] = pct(lat, 95)
+            rate, errors = throughput(server.port, token, seconds, offset=1000)
+            results["save_rps"] = rate
+            results["save_errors"] = len(errors)
+            if errors:
+                results["first_error"] = errors[0]
+        bare, port = bare_server()
+        try:
+            bare_rate, bare_errors = throughput(port, None, seconds)
+        finally:
+            bare.terminate()
+            bare.wait()
+        results["bare_rps"] = bare_rate
+        results["ratio"] = results["save_rps"] / bare_rate
+        populate(tmp, db_url, n_papers)
+        with ServerProcess(tmp, env=env) as server:
+            conn = Conn(server.port, server.token)
+            ids = [paper(10_000_000 + i)["arxiv_id"] for i in range(0, n_papers, max(1, n_papers // 600))][:600]
+            http_lookup = []
+            for _ in range(30):
+                t = time.perf_counter()
+                status, body = conn.request("POST", "/api/papers/lookup", {"arxiv_ids": ids})
+                http_lookup.append((time.perf_counter() - t) * 1000)
+            results["lookup_http_p50_ms"] = statistics.median(http_lookup)
+        lookups, searches = in_process_timings(
+            tmp, db_url, ids, ["agent", "reward policy", "note memory", "Author123", "verif"], 30)
+        results["lookup_ids"] = len(ids)
+        results["lookup_server_p50_ms"] = statistics.median(lookups)
+        results["lookup_server_p95_ms"] = pct(lookups, 95)
+        results["search_p50_ms"] = statistics.median(searches)
+        results["search_p95_ms"] = pct(searches, 95)
+    finally:
+        if admin is not None:
+            cur = admin.cursor()
+            cur.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname=%s",
+                        (name,))
+            cur.execute(f'DROP DATABASE IF EXISTS "{name}"')
+            admin.close()
+    return results
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--store", choices=["sqlite", "postgresql", "both"], default="both")
+    ap.add_argument("--papers", type=int, default=10_000)
+    ap.add_argument("--seconds", type=float, default=10.0)
+    args = ap.parse_args()
+    os.environ["PAPERSHELF_ARXIV_API"] = "off"
+    stores = ["sqlite", "postgresql"] if args.store == "both" else [args.store]
+    for store in stores:
+        r = run_store(store, args.papers, args.seconds)
+        print(f"\n== {store} ({args.papers} papers stored for lookup/search) ==")
+        print(f"save latency, 1 client          p50 {r['save_p50_ms']:7.2f} ms   p95 {r['save_p95_ms']:7.2f} ms   (bar p95 <= 50 ms)")
+        print(f"save throughput, 16 clients     {r['save_rps']:7.0f} req/s, {r['save_errors']} errors")
+        print(f"bare Flask endpoint, 16 clients {r['bare_rps']:7.0f} req/s")
+        print(f"ratio                           {r['ratio']:7.2%}   (bar >= 40 %)")
+        print(f"lookup of {r['lookup_ids']} ids, server time  p50 {r['lookup_server_p50_ms']:6.2f} ms   p95 {r['lookup_server_p95_ms']:6.2f} ms   (bar <= 20 ms); over HTTP p50 {r['lookup_http_p50_ms']:.2f} ms")
+        print(f"full-text search, server time   p50 {r['search_p50_ms']:6.2f} ms   p95 {r['search_p95_ms']:6.2f} ms   (bar p95 <= 30 ms)")
+        if r.get("first_error"):
+            print("first error:", r["first_error"])
+
+
+if __name__ == "__main__":
+    main()
