@@ -132,7 +132,11 @@ function decorate(entry, key) {
   // Keys typed in our controls are ours, not the page's shortcuts (J, K, S, Enter).
   for (const type of ["keydown", "keyup", "keypress"]) host.addEventListener(type, (ev) => ev.stopPropagation());
   host.addEventListener("click", (ev) => ev.stopPropagation());
-  element.appendChild(host);
+  // At the end of the entry, unless it ends in a long block (a detail panel's abstract): then
+  // just before it, so that the controls stay next to the paper's links, in view.
+  const last = element.lastElementChild;
+  if (last && last.textContent.length > 400) element.insertBefore(host, last);
+  else element.appendChild(host);
   decorated.set(element, { entry, key, host, root, fields: null });
   render(element);
 }

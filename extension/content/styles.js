@@ -32,6 +32,7 @@ textarea { box-sizing: border-box; width: 100%; font: inherit; font-size: 12px; 
 
 export const TOOLBAR_CSS = `
 :host { all: initial; }
+:host([hidden]) { display: none; }
 .tb { display: flex; align-items: center; gap: 6px; padding: 6px 8px; background: #111827; color: #fff; border-radius: 8px; box-shadow: 0 4px 14px rgba(0,0,0,.18); font: 12px/1.3 -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif; }
 .colors { display: flex; gap: 4px; }
 .swatch { width: 16px; height: 16px; border-radius: 50%; border: 2px solid transparent; padding: 0; cursor: pointer; }
