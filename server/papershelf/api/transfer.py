@@ -1,0 +1,106 @@
+"""Exports and imports: ``GET /api/export`` streams a file, ``POST /api/import`` reads one."""
+
+from datetime import UTC, datetime
+
+from flask import Blueprint, Response, request, stream_with_context
+from marshmallow import ValidationError, fields, pre_load, validate
+
+from papershelf.api import current_user, doc, query_args
+from papershelf.errors import ValidationFailed
+from papershelf.formats import EXPORT_FORMATS, IMPORT_FORMATS
+from papershelf.schemas import TAG_LEN, StrictSchema
+from papershelf.services import transfer
+
+bp = Blueprint("api_transfer", __name__, url_prefix="/api")
+
+
+class _Ids(fields.Field):
+    """``ids=1,2,3`` (or ``ids`` repeated): paper ids."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        values = value if isinstance(value, list) else [value]
+        try:
+            ids = [int(part) for v in values for part in str(v).split(",") if part.strip()]
+        except ValueError as e:
+            raise ValidationError("a comma-separated list of paper ids") from e
+        if len(ids) > 10_000:
+            raise ValidationError("at most 10,000 ids")
+        return ids
+
+
+class ExportQuerySchema(StrictSchema):
+    format = fields.String(load_default="bibtex", validate=validate.OneOf(list(EXPORT_FORMATS)))
+    tag = fields.String(validate=validate.Length(max=TAG_LEN))
+    ids = _Ids(metadata={"description": "comma-separated paper ids"})
+    q = fields.String(validate=validate.Length(max=500))
+    abstract = fields.Boolean(load_default=True, truthy={"1", "true", "yes", "on"},
+                              falsy={"0", "false", "no", "off"})
+    notes_field = fields.String(load_default="annote", validate=validate.OneOf(["annote", "note"]))
+    encoding = fields.String(load_default="latex", validate=validate.OneOf(["latex", "utf8"]))
+
+    @pre_load
+    def blank_is_absent(self, data, **kwargs):
+        return {k: v for k, v in data.items() if v != ""}
+
+
+class ImportQuerySchema(StrictSchema):
+    format = fields.String(validate=validate.OneOf(list(IMPORT_FORMATS)),
+                           metadata={"description": "default: guessed from the file"})
+
+
+class ImportErrorSchema(StrictSchema):
+    index = fields.Integer()
+    key = fields.String()
+    reason = fields.String()
+    fields = fields.Dict()
+
+
+class ImportResultSchema(StrictSchema):
+    created = fields.Integer()
+    updated = fields.Integer()
+    skipped = fields.Integer()
+    errors = fields.List(fields.Nested(ImportErrorSchema))
+
+
+EXPORT_QUERY = ExportQuerySchema()
+IMPORT_QUERY = ImportQuerySchema()
+_FILE_RESPONSE = {media.split(";")[0]: {"schema": {"type": "string"}}
+                  for media, _ in EXPORT_FORMATS.values()}
+
+
+@bp.get("/export")
+@doc(summary="Export papers with their notes and highlights (BibTeX by default), as a file",
+     query=ExportQuerySchema, responses={200: _FILE_RESPONSE})
+def export():
+    args = query_args(EXPORT_QUERY)
+    fmt = args.pop("format")
+    tag = args.get("tag")
+    chunks = transfer.export_chunks(current_user(), fmt, **args)
+    filename = transfer.export_filename(fmt, tag, datetime.now(UTC).date().isoformat())
+    return Response(
+        stream_with_context(chunk.encode("utf-8") for chunk in chunks),
+        content_type=EXPORT_FORMATS[fmt][0],
+        headers={"Content-Disposition": f'attachment; filename="{filename}"',
+                 "Cache-Control": "no-store"},
+    )
+
+
+def _uploaded_bytes() -> bytes:
+    if request.mimetype == "multipart/form-data":
+        upload = request.files.get("file")
+        if upload is None:
+            raise ValidationFailed("send the file as the multipart field 'file'",
+                                   fields={"file": ["Missing data for required field."]})
+        return upload.read()
+    return request.get_data(cache=False)  # over IMPORT_MAX_BYTES: 413 from werkzeug
+
+
+@bp.post("/import")
+@doc(summary="Import BibTeX, CSL-JSON or a papershelf backup (raw body or multipart 'file')",
+     query=ImportQuerySchema, responses={200: ImportResultSchema})
+def import_():
+    args = query_args(IMPORT_QUERY)
+    data = _uploaded_bytes()
+    if not data.strip():
+        raise ValidationFailed("the file is empty", fields={"file": ["the file is empty"]})
+    return transfer.import_file(current_user(), data, args.get("format"))

@@ -1,0 +1,271 @@
+"""Exports and imports: the store's papers through the pure writers and readers of ``formats``.
+
+Exports stream: the user's matching papers are ordered by citation key (Python's code-point
+order, the same on SQLite and PostgreSQL) and read in batches of ``BATCH`` with their tags, notes
+and highlights, so memory stays flat whatever the library's size.
+
+Imports are one transaction: a file that does not parse raises before anything is written, and
+any failure part-way rolls everything back. Each record is validated like an API save (the same
+schema), then created or merged through ``papers.save_paper`` (by arXiv id, DOI, URL); a BibTeX
+or CSL-JSON note is added once; a backup also restores citation keys, timestamps, edited fields,
+enrichment state, notes and highlights exactly.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+
+from marshmallow import ValidationError
+
+from papershelf.db import write_transaction
+from papershelf.errors import ValidationFailed
+from papershelf.formats import EXPORT_FORMATS, IMPORT_FORMATS, FormatError, reader_for, writer_for
+from papershelf.formats.bibtex import annotation_text
+from papershelf.models import Highlight, Note, Paper, User, utcnow
+from papershelf.schemas import (
+    CITATION_KEY,
+    COLORS,
+    EXACT_MAX,
+    HIGHLIGHT_FIELDS,
+    NOTE_MAX,
+    PaperCreateSchema,
+)
+from papershelf.services import papers, records, search
+
+BATCH = 500
+_PAPER_SCHEMA = PaperCreateSchema()
+_SCHEMA_FIELDS = (*papers.PAGE_FIELDS, "tags")
+
+
+# ---- export --------------------------------------------------------------------------------
+
+
+def export_records(user: User, *, q: str | None = None, tag: str | None = None,
+                   ids: list[int] | None = None) -> Iterator[dict]:
+    """The user's papers matching the filters, as records, in citation-key order, streamed."""
+    query = papers.filtered(user, q=q, tag=tag, ids=ids).select(Paper.id, Paper.citation_key)
+    order = sorted(query.tuples(), key=lambda row: (row[1], row[0]))
+    for i in range(0, len(order), BATCH):
+        batch_ids = [pid for pid, _ in order[i:i + BATCH]]
+        rows = {p.id: p for p in Paper.select().where(Paper.id.in_(batch_ids))}
+        yield from records.paper_records([rows[pid] for pid in batch_ids if pid in rows])
+
+
+def export_chunks(user: User, fmt: str, *, q=None, tag=None, ids=None, **options) -> Iterator[str]:
+    """The export file, in chunks. ``options``: abstract, notes_field, encoding."""
+    return writer_for(fmt)(export_records(user, q=q, tag=tag, ids=ids), **options)
+
+
+def export_filename(fmt: str, tag: str | None = None, today: str | None = None) -> str:
+    extension = EXPORT_FORMATS[fmt][1]
+    stem = "papershelf"
+    if tag:
+        slug = re.sub(r"[^A-Za-z0-9]+", "-", tag).strip("-").lower()[:40]
+        if slug:
+            stem += "-" + slug
+    stem += "-" + (today or datetime.now(UTC).date().isoformat())
+    if fmt == "biblatex":
+        stem += "-biblatex"
+    elif fmt == "jsonld":
+        stem += "-annotations"
+    elif fmt == "json":
+        stem += "-backup"
+    return f"{stem}.{extension}"
+
+
+# ---- import --------------------------------------------------------------------------------
+
+
+def decode_upload(data: bytes) -> str:
+    """The uploaded file as text: UTF-8 (a BOM is dropped), else a FormatError."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise FormatError(f"the file is not UTF-8 text (byte {error.start})") from None
+
+
+def sniff_format(text: str) -> str:
+    head = text.lstrip()[:2000]
+    if head.startswith("{") and "papershelf-backup" in head:
+        return "json"
+    if head.startswith(("[", "{")):
+        return "csljson"
+    return "bibtex"
+
+
+def read_file(text: str, fmt: str | None) -> tuple[str, list[dict], list[dict]]:
+    """(format, records, skipped) — a malformed file raises ValidationFailed (nothing written)."""
+    fmt = fmt or sniff_format(text)
+    if fmt not in IMPORT_FORMATS:
+        raise ValidationFailed(fields={"format": [f"one of {', '.join(IMPORT_FORMATS)}"]})
+    try:
+        found, skipped = reader_for(fmt)(text)
+    except FormatError as error:
+        raise ValidationFailed(f"the file cannot be imported: {error.message}",
+                               fields={"file": [error.message]}) from None
+    return fmt, found, skipped
+
+
+def _where(index: int, record: dict | None) -> dict:
+    where = {"index": index}
+    if record and record.get("citation_key"):
+        where["key"] = record["citation_key"]
+    return where
+
+
+def _timestamp(value) -> datetime | None:
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    if parsed.tzinfo is not None:
+        parsed = parsed.astimezone(UTC).replace(tzinfo=None)
+    return parsed
+
+
+def _paper_fields(record: dict) -> dict:
+    data = {k: record.get(k) for k in _SCHEMA_FIELDS if record.get(k) not in (None, "", [])}
+    data.setdefault("title", record.get("title") or "")
+    return _PAPER_SCHEMA.load(data)
+
+
+def _free_key(user: User, key) -> bool:
+    return (isinstance(key, str) and CITATION_KEY.match(key) is not None
+            and not Paper.select().where((Paper.user == user) & (Paper.citation_key == key)).exists())
+
+
+def _valid_highlight(h: dict) -> bool:
+    try:
+        return (h.get("field", "abstract") in HIGHLIGHT_FIELDS
+                and isinstance(h.get("exact"), str) and 0 < len(h["exact"]) <= EXACT_MAX
+                and isinstance(h.get("start"), int) and isinstance(h.get("end"), int)
+                and 0 <= h["start"] <= h["end"])
+    except TypeError:
+        return False
+
+
+def _add_notes(user: User, paper: Paper, notes: list[dict], exact: bool) -> bool:
+    """Add the notes this paper lacks (same body = same note). ``exact`` (a backup): keep their
+    timestamps. Otherwise a note equal to the paper's own notes-and-highlights text, as a BibTeX
+    or CSL-JSON export writes it, is that export coming back and adds nothing."""
+    if not notes:
+        return False
+    have = {body for (body,) in Note.select(Note.body).where(Note.paper == paper.id).tuples()}
+    if not exact and have:
+        have.add(annotation_text(records.paper_records([paper])[0]))
+    added = False
+    for note in notes:
+        body = note.get("body")
+        if not isinstance(body, str) or not body.strip() or body in have or len(body) > NOTE_MAX:
+            continue
+        created = _timestamp(note.get("created_at")) if exact else None
+        updated = _timestamp(note.get("updated_at")) if exact else None
+        now = utcnow()
+        Note.create(user=user, paper=paper, body=body, created_at=created or now,
+                    updated_at=updated or created or now)
+        have.add(body)
+        added = True
+    return added
+
+
+def _add_highlights(user: User, paper: Paper, highlights: list[dict]) -> bool:
+    have = {(f, s, e, x) for f, s, e, x in Highlight.select(
+        Highlight.field, Highlight.start, Highlight.end, Highlight.exact)
+        .where(Highlight.paper == paper.id).tuples()}
+    added = False
+    for h in highlights:
+        if not _valid_highlight(h):
+            continue
+        field = h.get("field", "abstract")
+        if (field, h["start"], h["end"], h["exact"]) in have:
+            continue
+        now = utcnow()
+        created = _timestamp(h.get("created_at")) or now
+        Highlight.create(
+            user=user, paper=paper, field=field, exact=h["exact"],
+            prefix=str(h.get("prefix") or "")[:64], suffix=str(h.get("suffix") or "")[:64],
+            start=h["start"], end=h["end"],
+            color=h.get("color") if h.get("color") in COLORS else "yellow",
+            comment=str(h.get("comment") or ""), created_at=created,
+            updated_at=_timestamp(h.get("updated_at")) or created)
+        have.add((field, h["start"], h["end"], h["exact"]))
+        added = True
+    return added
+
+
+def _restore_exactly(user: User, paper: Paper, record: dict) -> None:
+    """A backup's paper, just created: the key, timestamps, edits and enrichment it had."""
+    key = record.get("citation_key")
+    if key != paper.citation_key and _free_key(user, key):
+        paper.citation_key = key
+    paper.edited_fields = [f for f in record.get("edited_fields") or [] if isinstance(f, str)]
+    enrichment = record.get("enrichment") or {}
+    if isinstance(enrichment, dict) and enrichment.get("state") in ("pending", "done", "failed"):
+        paper.enrichment = enrichment["state"] if paper.arxiv_id else None
+        paper.enrichment_reason = enrichment.get("reason")
+        paper.enrichment_at = _timestamp(enrichment.get("at"))
+        paper.enrichment_due = utcnow() if paper.enrichment == "pending" else None
+    paper.created_at = _timestamp(record.get("created_at")) or paper.created_at
+    paper.updated_at = _timestamp(record.get("updated_at")) or paper.updated_at
+
+
+def import_records(user: User, fmt: str, found: list[dict], skipped: list[dict], *,
+                   progress: Callable[[int], None] | None = None) -> dict:
+    """Create or merge ``found`` for ``user`` in one transaction; the import's report."""
+    report = {"created": 0, "updated": 0, "skipped": len(skipped),
+              "errors": [dict(s) for s in skipped]}
+    backup = fmt == "json"
+    started = utcnow()
+    with write_transaction():
+        papers.lock_user(user)
+        for index, record in enumerate(found):
+            if progress:
+                progress(1)
+            try:
+                data = _paper_fields(record)
+            except ValidationError as error:
+                report["skipped"] += 1
+                report["errors"].append({**_where(index, record), "reason": "invalid fields",
+                                         "fields": error.messages})
+                continue
+            paper, created = papers.save_paper(user, data)
+            changed = created or paper.updated_at >= started
+            if created and not backup:
+                key = record.get("citation_key")
+                if key != paper.citation_key and _free_key(user, key):
+                    paper.citation_key = key  # keep the key the user's LaTeX files cite
+                    paper.save()
+            notes_added = _add_notes(user, paper, record.get("notes") or [], exact=backup)
+            highlights_added = _add_highlights(user, paper, record.get("highlights") or [])
+            if created and backup:
+                _restore_exactly(user, paper, record)
+                paper.save()
+            elif notes_added or highlights_added:
+                paper.updated_at = utcnow()
+                paper.save()
+                changed = True
+            if notes_added or highlights_added or (created and backup):
+                search.reindex(paper)
+            if created:
+                report["created"] += 1
+            elif changed:
+                report["updated"] += 1
+    return report
+
+
+def import_file(user: User, data: bytes | str, fmt: str | None = None, *,
+                progress: Callable[[int], None] | None = None) -> dict:
+    """Read and import one uploaded file (see ``read_file`` and ``import_records``)."""
+    text = data if isinstance(data, str) else None
+    if text is None:
+        try:
+            text = decode_upload(data)
+        except FormatError as error:
+            raise ValidationFailed(f"the file cannot be imported: {error.message}",
+                                   fields={"file": [error.message]}) from None
+    fmt, found, skipped = read_file(text, fmt)
+    return import_records(user, fmt, found, skipped, progress=progress)
