@@ -10,8 +10,6 @@ import pybtex.database
 import pybtex.errors
 import pytest
 
-from papershelf.formats.bibtex import read_bibtex
-
 
 @pytest.fixture
 def annotated(client, alice, saved):

@@ -1,0 +1,117 @@
+"""``papershelf export`` and ``papershelf import``: the same files as the HTTP API, from a shell.
+
+``register(main)`` adds both commands to the main click group. Long runs show progress on
+stderr (papers written, records imported); the file itself goes to ``--output`` or stdout.
+"""
+
+import sys
+
+import click
+
+from papershelf.formats import EXPORT_FORMATS, IMPORT_FORMATS
+
+
+def _user(name: str):
+    from papershelf.models import User
+
+    user = User.get_or_none(User.name == name)
+    if user is None:
+        raise click.ClickException(f"no user named {name!r} (`papershelf serve` creates 'me' on "
+                                   "first start; `papershelf token create --user NAME` any other)")
+    return user
+
+
+def _ids(value: str | None) -> list[int] | None:
+    if not value:
+        return None
+    try:
+        return [int(v) for v in value.split(",") if v.strip()]
+    except ValueError as e:
+        raise click.BadParameter("a comma-separated list of paper ids") from e
+
+
+def register(main) -> None:
+    @main.command("export")
+    @click.option("--format", "fmt", type=click.Choice(list(EXPORT_FORMATS)), default="bibtex",
+                  show_default=True)
+    @click.option("--output", "-o", type=click.Path(dir_okay=False, allow_dash=True), default="-",
+                  help="file to write (default: stdout)")
+    @click.option("--user", "user_name", default="me", show_default=True)
+    @click.option("--tag", help="only papers with this tag")
+    @click.option("--ids", help="only these paper ids (comma-separated)")
+    @click.option("--q", "q", help="only papers matching this search")
+    @click.option("--no-abstract", is_flag=True, help="leave abstracts out")
+    @click.option("--notes-field", type=click.Choice(["annote", "note"]), default="annote",
+                  show_default=True, help="BibTeX field for notes and highlights")
+    @click.option("--encoding", type=click.Choice(["latex", "utf8"]), default="latex",
+                  show_default=True, help="utf8 keeps non-ASCII text (biber)")
+    @click.option("--data-dir", type=click.Path(file_okay=False))
+    def export_command(fmt, output, user_name, tag, ids, q, no_abstract, notes_field, encoding,
+                       data_dir):
+        """Export papers with their notes and highlights (BibTeX by default)."""
+        from papershelf.cli import make_app
+        from papershelf.formats import writer_for
+        from papershelf.services import transfer
+
+        app = make_app(data_dir)
+        with app.extensions["papershelf_db"].connection_context():
+            user = _user(user_name)
+            records = transfer.export_records(user, q=q, tag=tag, ids=_ids(ids))
+            to_file = output != "-"
+            written = 0
+
+            def counted(items):
+                nonlocal written
+                for record in items:
+                    written += 1
+                    if to_file and written % 500 == 0:
+                        click.echo(f"\r{written} papers written…", nl=False, err=True)
+                    yield record
+
+            chunks = writer_for(fmt)(counted(records), abstract=not no_abstract,
+                                     notes_field=notes_field, encoding=encoding)
+            stream = click.open_file(output, "w", encoding="utf-8", atomic=to_file)
+            with stream as out:
+                for chunk in chunks:
+                    out.write(chunk)
+            if to_file:
+                click.echo(f"\r{written} papers written to {output}", err=True)
+
+    @main.command("import")
+    @click.argument("file", type=click.File("rb"))
+    @click.option("--format", "fmt", type=click.Choice(list(IMPORT_FORMATS)),
+                  help="default: guessed from the file")
+    @click.option("--user", "user_name", default="me", show_default=True)
+    @click.option("--data-dir", type=click.Path(file_okay=False))
+    def import_command(file, fmt, user_name, data_dir):
+        """Import BibTeX, CSL-JSON or a papershelf backup (FILE, or - for stdin)."""
+        from papershelf.cli import make_app
+        from papershelf.errors import APIError
+        from papershelf.formats import FormatError
+        from papershelf.services import transfer
+
+        app = make_app(data_dir)
+        data = file.read()
+        with app.extensions["papershelf_db"].connection_context():
+            user = _user(user_name)
+            try:
+                text = transfer.decode_upload(data)
+                fmt, found, skipped = transfer.read_file(text, fmt)
+            except (FormatError, APIError) as error:  # say why; nothing was changed
+                message = error.message
+                fields = getattr(error, "fields", None) or {}
+                detail = "; ".join(m for ms in fields.values() for m in ms if m not in message)
+                raise click.ClickException(message + (f" ({detail})" if detail else "")) from None
+            with click.progressbar(length=len(found), label=f"importing {len(found)} records",
+                                   file=sys.stderr, show_pos=True) as bar:
+                try:
+                    report = transfer.import_records(user, fmt, found, skipped,
+                                                     progress=bar.update)
+                except APIError as error:
+                    raise click.ClickException(error.message) from None
+        click.echo(f"{report['created']} created, {report['updated']} updated, "
+                   f"{report['skipped']} skipped")
+        for error in report["errors"]:
+            where = error.get("key") or f"record {error.get('index')}"
+            extra = f" {error['fields']}" if error.get("fields") else ""
+            click.echo(f"  skipped {where}: {error['reason']}{extra}", err=True)
