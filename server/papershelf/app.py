@@ -6,12 +6,15 @@ import secrets
 from pathlib import Path
 
 from flask import Flask
+from werkzeug.routing import IntegerConverter
 
 from papershelf import db as store
 from papershelf.config import load_config
 from papershelf.errors import register_error_handlers
 
 log = logging.getLogger(__name__)
+
+ROW_ID_MAX = 2**63 - 1
 
 
 def _secret_key(data_dir: str) -> str:
@@ -26,8 +29,16 @@ def _secret_key(data_dir: str) -> str:
     return key
 
 
+class RowId(IntegerConverter):
+    """``<id:name>``: a row id as the stores can hold it (1 … 2**63-1); anything else is a 404."""
+
+    def __init__(self, url_map):
+        super().__init__(url_map, min=1, max=ROW_ID_MAX)
+
+
 def create_app(test_config: dict | None = None) -> Flask:
     app = Flask(__name__, static_folder="web/static", template_folder="web/templates")
+    app.url_map.converters["id"] = RowId
     cfg = load_config(test_config)
     app.config.update(cfg)
     app.config["MAX_CONTENT_LENGTH"] = cfg["IMPORT_MAX_BYTES"]

@@ -36,7 +36,8 @@ def build_spec(app) -> dict:
         path = _CONVERTER.sub(lambda m: "{" + m.group(2) + "}", rule.rule)
         params = [
             {"in": "path", "name": name, "required": True,
-             "schema": {"type": "integer" if conv == "int" else "string"}}
+             "schema": ({"type": "integer", "minimum": 1, "maximum": 2**63 - 1}
+                        if conv in ("int", "id") else {"type": "string"})}
             for conv, name in _CONVERTER.findall(rule.rule)
         ]
         for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):

@@ -13,7 +13,7 @@ bp = Blueprint("api_enrichment", __name__, url_prefix="/api")
 bp.record_once(lambda state: init_enrichment(state.app))
 
 
-@bp.post("/papers/<int:paper_id>/enrich")
+@bp.post("/papers/<id:paper_id>/enrich")
 @doc(summary="Queue a paper for completion from the arXiv API (202; its state is pending)",
      responses={202: PaperSchema, 409: "Error"})
 def enrich_paper(paper_id):

@@ -14,7 +14,7 @@ HIGHLIGHT_IN_SCHEMA = HighlightInSchema()
 HIGHLIGHT_PATCH_SCHEMA = HighlightPatchSchema()
 
 
-@bp.post("/papers/<int:paper_id>/highlights")
+@bp.post("/papers/<id:paper_id>/highlights")
 @doc(summary="Highlight a quote in a paper's abstract or title", body=HighlightInSchema,
      responses={201: HighlightSchema, 200: HighlightSchema})
 def add_highlight(paper_id):
@@ -23,7 +23,7 @@ def add_highlight(paper_id):
     return highlight_record(h), 201 if created else 200
 
 
-@bp.patch("/highlights/<int:highlight_id>")
+@bp.patch("/highlights/<id:highlight_id>")
 @doc(summary="Change a highlight's colour or comment", body=HighlightPatchSchema,
      responses={200: HighlightSchema})
 def update_highlight(highlight_id):
@@ -31,7 +31,7 @@ def update_highlight(highlight_id):
     return highlight_record(highlights.update_highlight(current_user(), highlight_id, data))
 
 
-@bp.delete("/highlights/<int:highlight_id>")
+@bp.delete("/highlights/<id:highlight_id>")
 @doc(summary="Delete a highlight", responses={204: None})
 def delete_highlight(highlight_id):
     highlights.delete_highlight(current_user(), highlight_id)

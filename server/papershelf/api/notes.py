@@ -14,7 +14,7 @@ NOTE_IN_SCHEMA = NoteInSchema()
 NOTE_EDIT_SCHEMA = NoteInSchema(exclude=("client_id",))
 
 
-@bp.post("/papers/<int:paper_id>/notes")
+@bp.post("/papers/<id:paper_id>/notes")
 @doc(summary="Add a note (Markdown) to a paper", body=NoteInSchema,
      responses={201: NoteSchema, 200: NoteSchema})
 def add_note(paper_id):
@@ -22,14 +22,14 @@ def add_note(paper_id):
     return note_record(note), 201 if created else 200
 
 
-@bp.patch("/notes/<int:note_id>")
+@bp.patch("/notes/<id:note_id>")
 @doc(summary="Edit a note", body=NoteInSchema, responses={200: NoteSchema})
 def update_note(note_id):
     data = json_body(NoteInSchema(exclude=("client_id",)))
     return note_record(notes.update_note(current_user(), note_id, data))
 
 
-@bp.delete("/notes/<int:note_id>")
+@bp.delete("/notes/<id:note_id>")
 @doc(summary="Delete a note", responses={204: None})
 def delete_note(note_id):
     notes.delete_note(current_user(), note_id)

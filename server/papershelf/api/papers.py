@@ -58,13 +58,13 @@ def lookup():
     return papers.lookup(current_user(), data["arxiv_ids"], data["urls"])
 
 
-@bp.get("/papers/<int:paper_id>")
+@bp.get("/papers/<id:paper_id>")
 @doc(summary="A paper with its notes and highlights", responses={200: PaperSchema})
 def get_paper(paper_id):
     return papers.paper_detail(papers.get_paper(current_user(), paper_id))
 
 
-@bp.patch("/papers/<int:paper_id>")
+@bp.patch("/papers/<id:paper_id>")
 @doc(summary="Edit a paper; edited fields are never overwritten by a page save",
      body=PaperPatchSchema, responses={200: PaperSchema})
 def update_paper(paper_id):
@@ -72,7 +72,7 @@ def update_paper(paper_id):
     return papers.paper_detail(papers.update_paper(current_user(), paper_id, data))
 
 
-@bp.delete("/papers/<int:paper_id>")
+@bp.delete("/papers/<id:paper_id>")
 @doc(summary="Delete a paper with its notes and highlights", responses={204: None})
 def delete_paper(paper_id):
     papers.delete_paper(current_user(), paper_id)
