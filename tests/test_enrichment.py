@@ -67,25 +67,16 @@ def enrich_app(make_app, fake):
 
 
 @pytest.fixture
-def eapp(enrich_app):
+def app(enrich_app):
+    """conftest's ``client``, ``make_user``, ``alice`` and ``bob`` use this app."""
     return enrich_app()
 
 
-@pytest.fixture
-def eclient(eapp):
-    return eapp.test_client()
-
-
-@pytest.fixture
-def user(eapp):
+def token_headers(app, name: str) -> dict:
     from papershelf.services import auth
 
-    def make(name="alice"):
-        with eapp.extensions["papershelf_db"].connection_context():
-            token = auth.create_token(auth.get_or_create_user(name))
-        return {"Authorization": f"Bearer {token}"}
-
-    return make
+    with app.extensions["papershelf_db"].connection_context():
+        return {"Authorization": "Bearer " + auth.create_token(auth.get_or_create_user(name))}
 
 
 def run_due(app):
@@ -144,17 +135,17 @@ def wait_for(predicate, timeout=30.0, step=0.05):
 # ---- completing a paper ----------------------------------------------------------------------
 
 
-def test_saved_paper_is_completed_from_arxiv(eapp, eclient, user, fake):
-    alice = user()
-    saved = save(eclient, alice)
+def test_saved_paper_is_completed_from_arxiv(app, client, make_user, fake):
+    alice = make_user("alice")
+    saved = save(client, alice)
     assert saved["enrichment"] == {"state": "pending", "reason": None, "at": None}
     assert fake.requests == []  # the save itself never calls arXiv
 
-    results = run_due(eapp)
+    results = run_due(app)
 
     assert [len(c.ids) for c in fake.requests] == [1]
     assert results[0].done == 1
-    paper = get(eclient, alice, saved["id"])
+    paper = get(client, alice, saved["id"])
     assert paper["authors"] == FULL_AUTHORS
     assert paper["authors_more"] == 0
     assert paper["primary_category"] == "cs.LG"
@@ -168,38 +159,38 @@ def test_saved_paper_is_completed_from_arxiv(eapp, eclient, user, fake):
     assert paper["enrichment"]["state"] == "done" and paper["enrichment"]["at"]
     assert paper["citation_key"] == saved["citation_key"]  # a key once given never changes
     # The page's lookup answer carries the completed data for the extension.
-    r = eclient.post("/api/papers/lookup", json={"arxiv_ids": ["2603.01234"], "urls": []},
-                     headers=alice)
+    r = client.post("/api/papers/lookup", json={"arxiv_ids": ["2603.01234"], "urls": []},
+                    headers=alice)
     entry = r.json["papers"]["2603.01234"]
     assert entry["authors"] == FULL_AUTHORS and entry["primary_category"] == "cs.LG"
     assert entry["enrichment"]["state"] == "done"
     # The new author names are searchable.
-    r = eclient.get("/api/papers?q=Wróblewski", headers=alice)
+    r = client.get("/api/papers?q=Wróblewski", headers=alice)
     assert [p["id"] for p in r.json["items"]] == [saved["id"]]
-    assert set(stored(eapp, saved["id"]).enriched_fields) >= {
+    assert set(stored(app, saved["id"]).enriched_fields) >= {
         "authors", "authors_more", "primary_category", "categories", "published", "arxiv_version"}
 
 
-def test_later_page_save_keeps_what_arxiv_supplied(eapp, eclient, user):
-    alice = user()
-    saved = save(eclient, alice)
-    run_due(eapp)
-    again = save(eclient, alice, topics=["Self-Play"])  # the page's short list again
+def test_later_page_save_keeps_what_arxiv_supplied(app, client, make_user):
+    alice = make_user("alice")
+    saved = save(client, alice)
+    run_due(app)
+    again = save(client, alice, topics=["Self-Play"])  # the page's short list again
     assert again["id"] == saved["id"]
     assert again["authors"] == FULL_AUTHORS and again["authors_more"] == 0
     assert again["published"] == "2026-03-02"
     assert again["topics"] == ["LLM Agent Training", "Self-Play"]
 
 
-def test_user_edit_survives_enrichment(eapp, eclient, user):
-    alice = user()
-    saved = save(eclient, alice)
-    r = eclient.patch(f"/api/papers/{saved['id']}", headers=alice,
-                      json={"authors": ["S. Jiang", "Z. Zhang"], "authors_more": 4,
-                            "published": "2026-04-01", "comments": "my own comment"})
+def test_user_edit_survives_enrichment(app, client, make_user):
+    alice = make_user("alice")
+    saved = save(client, alice)
+    r = client.patch(f"/api/papers/{saved['id']}", headers=alice,
+                     json={"authors": ["S. Jiang", "Z. Zhang"], "authors_more": 4,
+                           "published": "2026-04-01", "comments": "my own comment"})
     assert r.status_code == 200, r.json
-    run_due(eapp)
-    paper = get(eclient, alice, saved["id"])
+    run_due(app)
+    paper = get(client, alice, saved["id"])
     assert paper["authors"] == ["S. Jiang", "Z. Zhang"]
     assert paper["authors_more"] == 4
     assert paper["published"] == "2026-04-01"
@@ -208,34 +199,34 @@ def test_user_edit_survives_enrichment(eapp, eclient, user):
     assert paper["enrichment"]["state"] == "done"
 
 
-def test_user_edit_made_during_the_call_survives(eapp, eclient, user, fake):
+def test_user_edit_made_during_the_call_survives(app, client, make_user, fake):
     """The answer is applied to the paper as it is when the answer arrives."""
-    alice = user()
-    saved = save(eclient, alice)
+    alice = make_user("alice")
+    saved = save(client, alice)
     fake.answer_next(delay=1.0)
-    worker = threading.Thread(target=run_due, args=(eapp,))
+    worker = threading.Thread(target=run_due, args=(app,))
     worker.start()
     assert fake.started.wait(5)
-    r = eclient.patch(f"/api/papers/{saved['id']}", headers=alice, json={"authors": ["Me Myself"]})
+    r = client.patch(f"/api/papers/{saved['id']}", headers=alice, json={"authors": ["Me Myself"]})
     assert r.status_code == 200
     worker.join(10)
-    paper = get(eclient, alice, saved["id"])
+    paper = get(client, alice, saved["id"])
     assert paper["authors"] == ["Me Myself"]
     assert paper["primary_category"] == "cs.LG"
     assert paper["enrichment"]["state"] == "done"
 
 
-def test_journal_doi_makes_the_bibtex_entry_an_article(eapp, eclient, user):
-    alice = user()
-    saved = save(eclient, alice, arxiv_id="2603.04567", title="Retrieval Heads in Long-Context "
+def test_journal_doi_makes_the_bibtex_entry_an_article(app, client, make_user):
+    alice = make_user("alice")
+    saved = save(client, alice, arxiv_id="2603.04567", title="Retrieval Heads in Long-Context "
                  "Transformers", authors=["Ana Lima"], authors_more=1)
-    before = bibtex(eapp, eclient, alice)
+    before = bibtex(app, client, alice)
     assert before.startswith("@misc{") and "10.48550/arXiv.2603.04567" in before
-    run_due(eapp)
-    paper = get(eclient, alice, saved["id"])
+    run_due(app)
+    paper = get(client, alice, saved["id"])
     assert paper["doi"] == "10.1145/3589334.3645432"
     assert paper["journal_ref"] == "Proceedings of the ACM Web Conference 2026, pp. 1021-1032"
-    text = bibtex(eapp, eclient, alice)
+    text = bibtex(app, client, alice)
     assert text.startswith("@article{")
     entry = parse_bibtex(text).entries[saved["citation_key"]]
     assert entry.fields["doi"] == "10.1145/3589334.3645432"
@@ -243,14 +234,14 @@ def test_journal_doi_makes_the_bibtex_entry_an_article(eapp, eclient, user):
     assert [str(p) for p in entry.persons["author"]] == ["Lima, Ana", "Chen, Wei"]
 
 
-def test_bibtex_export_of_an_enriched_paper_has_all_authors_and_primary_class(eapp, eclient, user):
-    alice = user()
-    saved = save(eclient, alice)
-    before = parse_bibtex(bibtex(eapp, eclient, alice)).entries[saved["citation_key"]]
+def test_bibtex_export_of_an_enriched_paper_has_all_authors_and_primary_class(app, client, make_user):
+    alice = make_user("alice")
+    saved = save(client, alice)
+    before = parse_bibtex(bibtex(app, client, alice)).entries[saved["citation_key"]]
     assert str(before.persons["author"][-1]) == "others"
     assert "primaryClass" not in before.fields
-    run_due(eapp)
-    text = bibtex(eapp, eclient, alice)
+    run_due(app)
+    text = bibtex(app, client, alice)
     entry = parse_bibtex(text).entries[saved["citation_key"]]
     assert len(entry.persons["author"]) == 6
     assert "others" not in text
@@ -268,13 +259,13 @@ def test_bibtex_export_of_an_enriched_paper_has_all_authors_and_primary_class(ea
     ("2603.99999", "2603.99999", "failed", {"reason": "unknown to arXiv"}),
     ("2602.05555", "2602.05555", "failed", {"reason": "withdrawn on arXiv (v3)"}),
 ])
-def test_each_kind_of_id(eapp, eclient, user, page_id, stored_id, state, expect):
-    alice = user()
-    saved = save(eclient, alice, arxiv_id=page_id, title="A paper", authors=["Someone"],
+def test_each_kind_of_id(app, client, make_user, page_id, stored_id, state, expect):
+    alice = make_user("alice")
+    saved = save(client, alice, arxiv_id=page_id, title="A paper", authors=["Someone"],
                  authors_more=0, abstract="", published=None)
     assert saved["arxiv_id"] == stored_id
-    run_due(eapp)
-    paper = get(eclient, alice, saved["id"])
+    run_due(app)
+    paper = get(client, alice, saved["id"])
     assert paper["enrichment"]["state"] == state
     for key, value in expect.items():
         if key == "reason":
@@ -285,27 +276,27 @@ def test_each_kind_of_id(eapp, eclient, user, page_id, stored_id, state, expect)
             assert paper[key] == value
 
 
-def test_one_call_for_a_batch_of_several_ids_and_users(eapp, eclient, user, fake):
-    alice, bob = user("alice"), user("bob")
+def test_one_call_for_a_batch_of_several_ids_and_users(app, client, make_user, fake):
+    alice, bob = make_user("alice"), make_user("bob")
     ids = ["2603.01234", "2603.04567", "hep-th/9901001", "2603.99999", "2602.05555"]
     for i in ids:
-        save(eclient, alice, arxiv_id=i, title=f"Paper {i}")
-    save(eclient, bob, arxiv_id="2603.01234")
-    results = run_due(eapp)
+        save(client, alice, arxiv_id=i, title=f"Paper {i}")
+    save(client, bob, arxiv_id="2603.01234")
+    results = run_due(app)
     assert len(fake.requests) == 1
     assert sorted(fake.requests[0].ids) == sorted(ids)  # bob's copy asks nothing more
     assert (results[0].papers, results[0].done, results[0].failed) == (6, 4, 2)
-    r = eclient.get("/api/papers", headers=bob)
+    r = client.get("/api/papers", headers=bob)
     assert r.json["items"][0]["authors"] == FULL_AUTHORS
 
 
-def test_doi_of_another_saved_paper_is_not_taken_twice(eapp, eclient, user):
-    alice = user()
-    eclient.post("/api/papers", headers=alice,
-                 json={"title": "The published version", "doi": "10.1145/3589334.3645432"})
-    saved = save(eclient, alice, arxiv_id="2603.04567", title="Retrieval Heads")
-    run_due(eapp)
-    paper = get(eclient, alice, saved["id"])
+def test_doi_of_another_saved_paper_is_not_taken_twice(app, client, make_user):
+    alice = make_user("alice")
+    client.post("/api/papers", headers=alice,
+                json={"title": "The published version", "doi": "10.1145/3589334.3645432"})
+    saved = save(client, alice, arxiv_id="2603.04567", title="Retrieval Heads")
+    run_due(app)
+    paper = get(client, alice, saved["id"])
     assert paper["enrichment"]["state"] == "done"
     assert paper["doi"] is None and paper["journal_ref"]
 
@@ -318,49 +309,49 @@ def test_doi_of_another_saved_paper_is_not_taken_twice(eapp, eclient, user):
     (200, "unavailable_503.html", "malformed answer from arXiv"),
     (404, "unavailable_503.html", "malformed answer from arXiv: arXiv answered HTTP 404"),
 ])
-def test_malformed_answer_fails_the_papers_and_breaks_nothing(eapp, eclient, user, fake,
+def test_malformed_answer_fails_the_papers_and_breaks_nothing(app, client, make_user, fake,
                                                               status, fixture, reason):
-    alice = user()
-    first = save(eclient, alice)
-    second = save(eclient, alice, arxiv_id="2603.04567", title="Retrieval Heads")
+    alice = make_user("alice")
+    first = save(client, alice)
+    second = save(client, alice, arxiv_id="2603.04567", title="Retrieval Heads")
     fake.answer_next(status, fixture=fixture)
-    results = run_due(eapp)
+    results = run_due(app)
     assert results[0].failed == 2
     for paper_id in (first["id"], second["id"]):
-        state = get(eclient, alice, paper_id)["enrichment"]
+        state = get(client, alice, paper_id)["enrichment"]
         assert state["state"] == "failed" and state["reason"].startswith(reason), state
     # Saving and exporting go on as before.
-    third = save(eclient, alice, arxiv_id="2603.07777", title="Another")
+    third = save(client, alice, arxiv_id="2603.07777", title="Another")
     assert third["enrichment"]["state"] == "pending"
-    text = bibtex(eapp, eclient, alice)
+    text = bibtex(app, client, alice)
     assert len(parse_bibtex(text).entries) == 3
     assert "others" in text  # the page's short list, as saved
 
 
-def test_arxiv_down_retries_with_backoff_then_completes(eapp, eclient, user, fake):
-    alice = user()
-    saved = save(eclient, alice)
+def test_arxiv_down_retries_with_backoff_then_completes(app, client, make_user, fake):
+    alice = make_user("alice")
+    saved = save(client, alice)
     fake.answer_next(503, fixture="unavailable_503.html")
-    [result] = run_due(eapp)
+    [result] = run_due(app)
     assert (result.retrying, result.failed, result.done) == (1, 0, 0)
-    paper = stored(eapp, saved["id"])
+    paper = stored(app, saved["id"])
     assert paper.enrichment == "pending" and paper.enrichment_attempts == 1
     assert "HTTP 503" in paper.enrichment_reason
     assert paper.enrichment_due > utcnow()  # not due again before the backoff
-    assert get(eclient, alice, saved["id"])["enrichment"]["state"] == "pending"
-    assert run_due(eapp) == []  # nothing is due yet: no call
+    assert get(client, alice, saved["id"])["enrichment"]["state"] == "pending"
+    assert run_due(app) == []  # nothing is due yet: no call
     assert len(fake.requests) == 1
-    assert wait_for(lambda: stored(eapp, saved["id"]).enrichment_due <= utcnow(), timeout=5)
-    run_due(eapp)
-    paper = stored(eapp, saved["id"])
+    assert wait_for(lambda: stored(app, saved["id"]).enrichment_due <= utcnow(), timeout=5)
+    run_due(app)
+    paper = stored(app, saved["id"])
     assert paper.enrichment == "done" and paper.enrichment_attempts == 0
     assert len(fake.requests) == 2
 
 
-def test_backoff_doubles_and_gives_up_after_max_attempts(enrich_app, fake, user):
+def test_backoff_doubles_and_gives_up_after_max_attempts(enrich_app, fake):
     app = enrich_app(ARXIV_RETRY_BASE=0.1, ARXIV_MAX_ATTEMPTS=4)
     client = app.test_client()
-    alice = user()
+    alice = token_headers(app, "alice")
     saved = save(client, alice)
     fake.answer_next(502, fixture="unavailable_503.html", times=10)
     bounds = []  # the backoff lies between (due - end of the run) and (due - its start)
@@ -382,12 +373,12 @@ def test_backoff_doubles_and_gives_up_after_max_attempts(enrich_app, fake, user)
                                              "arXiv answered HTTP 502")
 
 
-def test_retry_after_from_arxiv_is_honoured(eapp, eclient, user, fake):
-    alice = user()
-    saved = save(eclient, alice)
+def test_retry_after_from_arxiv_is_honoured(app, client, make_user, fake):
+    alice = make_user("alice")
+    saved = save(client, alice)
     fake.answer_next(503, fixture="unavailable_503.html", headers={"Retry-After": "600"})
-    run_due(eapp)
-    due = stored(eapp, saved["id"]).enrichment_due
+    run_due(app)
+    due = stored(app, saved["id"]).enrichment_due
     assert due - utcnow() > timedelta(seconds=590)
 
 
@@ -396,25 +387,22 @@ def test_retry_after_from_arxiv_is_honoured(eapp, eclient, user, fake):
 
 @pytest.mark.slow
 def test_burst_of_250_saves_makes_three_calls_spaced_by_the_limit(enrich_app, fake):
-    eapp = enrich_app(ENRICH_SETTLE=2.0)  # a partial batch waits for 2 s of quiet (default 1)
-    eclient = eapp.test_client()
-    from papershelf.services import auth
-
-    with eapp.extensions["papershelf_db"].connection_context():
-        alice = {"Authorization": "Bearer " + auth.create_token(auth.get_or_create_user("alice"))}
-    assert eapp.extensions["papershelf_start_background"]() is None
-    worker = eapp.extensions["papershelf_enricher"]
+    app = enrich_app(ENRICH_SETTLE=2.0)  # a partial batch waits for 2 s of quiet (default 1)
+    client = app.test_client()
+    alice = token_headers(app, "alice")
+    assert app.extensions["papershelf_start_background"]() is None
+    worker = app.extensions["papershelf_enricher"]
     assert worker.running
     slowest = 0.0
     for n in range(250):
         started = time.monotonic()
-        r = eclient.post("/api/papers", headers=alice,
-                         json={"arxiv_id": f"2601.1{n:04d}", "title": f"Paper {n}",
-                               "authors": [f"Ann Q{chr(97 + n // 26)}{chr(97 + n % 26)}son"],
-                               "authors_more": 2})
+        r = client.post("/api/papers", headers=alice,
+                        json={"arxiv_id": f"2601.1{n:04d}", "title": f"Paper {n}",
+                              "authors": [f"Ann Q{chr(97 + n // 26)}{chr(97 + n % 26)}son"],
+                              "authors_more": 2})
         slowest = max(slowest, time.monotonic() - started)
         assert r.status_code == 201
-    assert wait_for(lambda: run_count(eapp, "done") == 250, timeout=60)
+    assert wait_for(lambda: run_count(app, "done") == 250, timeout=60)
     calls = fake.requests
     assert [len(c.ids) for c in calls] == [100, 100, 50]
     gaps = [b.at - a.at for a, b in zip(calls, calls[1:], strict=False)]
@@ -423,7 +411,7 @@ def test_burst_of_250_saves_makes_three_calls_spaced_by_the_limit(enrich_app, fa
           f"(limit {INTERVAL} s), slowest save {slowest * 1000:.1f} ms")
     time.sleep(INTERVAL * 2)
     assert len(fake.requests) == 3  # and nothing more afterwards
-    r = eclient.get("/api/papers?limit=1", headers=alice)
+    r = client.get("/api/papers?limit=1", headers=alice)
     assert r.json["items"][0]["authors_more"] == 0
     assert len(r.json["items"][0]["authors"]) == 3  # the fake's generated entry
 
@@ -455,32 +443,32 @@ def test_limiter_spaces_calls_from_several_threads(fake):
     assert enrichment.limiter_for(fake.url + "?x=1") is limiter
 
 
-def test_saves_answer_at_once_while_arxiv_hangs(eapp, eclient, user, fake):
-    alice = user()
+def test_saves_answer_at_once_while_arxiv_hangs(app, client, make_user, fake):
+    alice = make_user("alice")
     fake.answer_next(delay=1.5)
-    eapp.extensions["papershelf_start_background"]()
-    save(eclient, alice)
+    app.extensions["papershelf_start_background"]()
+    save(client, alice)
     assert fake.started.wait(5)  # the worker's call is in flight now
     started = time.monotonic()
-    second = save(eclient, alice, arxiv_id="2603.04567", title="Retrieval Heads")
+    second = save(client, alice, arxiv_id="2603.04567", title="Retrieval Heads")
     assert time.monotonic() - started < 0.5
     assert second["enrichment"]["state"] == "pending"
 
 
-def test_worker_resumes_pending_work_when_started(eapp, eclient, user, fake):
-    alice = user()
-    ids = [save(eclient, alice, arxiv_id=i, title=i)["id"]
+def test_worker_resumes_pending_work_when_started(app, client, make_user, fake):
+    alice = make_user("alice")
+    ids = [save(client, alice, arxiv_id=i, title=i)["id"]
            for i in ("2603.01234", "2603.04567", "hep-th/9901001")]
     time.sleep(0.3)
     assert fake.requests == []  # not started: a test app never calls out by itself
-    eapp.extensions["papershelf_start_background"]()
-    assert wait_for(lambda: run_count(eapp, "done") == 3, timeout=10)
+    app.extensions["papershelf_start_background"]()
+    assert wait_for(lambda: run_count(app, "done") == 3, timeout=10)
     assert len(fake.requests) == 1 and sorted(fake.requests[0].ids) == sorted(
-        stored(eapp, i).arxiv_id for i in ids)
+        stored(app, i).arxiv_id for i in ids)
 
 
-def test_worker_stops_cleanly(eapp):
-    worker = eapp.extensions["papershelf_enricher"]
+def test_worker_stops_cleanly(app):
+    worker = app.extensions["papershelf_enricher"]
     assert worker.start()
     assert worker.running
     started = time.monotonic()
@@ -492,10 +480,7 @@ def test_worker_stops_cleanly(eapp):
 def test_nothing_runs_when_enrichment_is_off(make_app, fake):
     app = make_app(ARXIV_API="off")
     client = app.test_client()
-    from papershelf.services import auth
-
-    with app.extensions["papershelf_db"].connection_context():
-        headers = {"Authorization": "Bearer " + auth.create_token(auth.get_or_create_user("a"))}
+    headers = token_headers(app, "a")
     app.extensions["papershelf_start_background"]()
     assert not app.extensions["papershelf_enricher"].running
     saved = save(client, headers)
@@ -510,33 +495,33 @@ def test_nothing_runs_when_enrichment_is_off(make_app, fake):
 # ---- POST /api/papers/<id>/enrich -------------------------------------------------------------
 
 
-def test_enrich_endpoint_queues_again_and_wakes_the_worker(eapp, eclient, user, fake):
-    alice = user()
-    saved = save(eclient, alice)
-    run_due(eapp)
-    eclient.patch(f"/api/papers/{saved['id']}", headers=alice, json={"primary_category": "cs.AI"})
-    eapp.extensions["papershelf_start_background"]()
-    r = eclient.post(f"/api/papers/{saved['id']}/enrich", headers=alice)
+def test_enrich_endpoint_queues_again_and_wakes_the_worker(app, client, make_user, fake):
+    alice = make_user("alice")
+    saved = save(client, alice)
+    run_due(app)
+    client.patch(f"/api/papers/{saved['id']}", headers=alice, json={"primary_category": "cs.AI"})
+    app.extensions["papershelf_start_background"]()
+    r = client.post(f"/api/papers/{saved['id']}/enrich", headers=alice)
     assert r.status_code == 202
     assert r.json["id"] == saved["id"]
     assert r.json["enrichment"] == {"state": "pending", "reason": None, "at": None}
-    assert wait_for(lambda: get(eclient, alice, saved["id"])["enrichment"]["state"] == "done", 10)
+    assert wait_for(lambda: get(client, alice, saved["id"])["enrichment"]["state"] == "done", 10)
     assert len(fake.requests) == 2
-    assert get(eclient, alice, saved["id"])["primary_category"] == "cs.AI"  # still the user's
+    assert get(client, alice, saved["id"])["primary_category"] == "cs.AI"  # still the user's
 
 
-def test_enrich_endpoint_errors(eapp, eclient, user):
-    alice, bob = user("alice"), user("bob")
-    saved = save(eclient, alice)
-    r = eclient.post(f"/api/papers/{saved['id']}/enrich", headers=bob)
+def test_enrich_endpoint_errors(app, client, make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    saved = save(client, alice)
+    r = client.post(f"/api/papers/{saved['id']}/enrich", headers=bob)
     assert r.status_code == 404 and r.json["error"]["code"] == "not_found"
-    r = eclient.post(f"/api/papers/{saved['id']}/enrich")
+    r = client.post(f"/api/papers/{saved['id']}/enrich")
     assert r.status_code == 401
-    plain = eclient.post("/api/papers", headers=alice, json={"title": "No arXiv id"}).json
+    plain = client.post("/api/papers", headers=alice, json={"title": "No arXiv id"}).json
     assert plain["enrichment"]["state"] is None
-    r = eclient.post(f"/api/papers/{plain['id']}/enrich", headers=alice)
+    r = client.post(f"/api/papers/{plain['id']}/enrich", headers=alice)
     assert r.status_code == 422 and "arxiv_id" in r.json["error"]["fields"]
-    assert "/api/papers/{paper_id}/enrich" in eclient.get("/api/openapi.json").json["paths"]
+    assert "/api/papers/{paper_id}/enrich" in client.get("/api/openapi.json").json["paths"]
 
 
 # ---- the command line and a crash -----------------------------------------------------------
