@@ -593,3 +593,23 @@ def test_server_killed_mid_batch_loses_nothing_from_the_queue(tmp_path, fake):
 
         assert wait_for(all_done, timeout=30, step=0.2), server.output
     assert len(fake.requests) == 2 and sorted(fake.requests[1].ids) == ids
+
+
+def test_arxiv_id_changed_or_removed_during_the_call(app, client, alice, fake):
+    first = save(client, alice)
+    second = save(client, alice, arxiv_id="2603.04567", title="Retrieval Heads")
+    fake.answer_next(delay=1.0)
+    worker = threading.Thread(target=run_once, args=(app,))
+    worker.start()
+    assert fake.started.wait(5)
+    assert client.patch(f"/api/papers/{first['id']}", headers=alice,
+                        json={"arxiv_id": "hep-th/9901001"}).status_code == 200
+    assert client.patch(f"/api/papers/{second['id']}", headers=alice,
+                        json={"arxiv_id": None}).status_code == 200
+    worker.join(10)
+    assert get(client, alice, first["id"])["enrichment"]["state"] == "pending"
+    run_due(app)
+    assert fake.requests[-1].ids == ["hep-th/9901001"]  # asked again, for the new id
+    paper = get(client, alice, first["id"])
+    assert paper["enrichment"]["state"] == "done" and paper["primary_category"] == "hep-th"
+    assert get(client, alice, second["id"])["enrichment"]["state"] is None

@@ -79,6 +79,7 @@ class EnrichmentWorker:
         ``ARXIV_TIMEOUT`` long). What was not applied stays pending in the store."""
         self._stop.set()
         self._wake.set()
+        atexit.unregister(self.stop)
         thread = self._thread
         if thread is not None and thread is not threading.current_thread():
             thread.join(timeout)

@@ -137,6 +137,11 @@ def claim(lease: float, limit: int = BATCH_SIZE) -> list[tuple[int, str]]:
         if is_postgres():
             query = query.for_update("FOR UPDATE SKIP LOCKED")
         rows = [(p.id, p.arxiv_id) for p in query]
+        orphans = [paper_id for paper_id, arxiv_id in rows if not arxiv_id]
+        if orphans:  # the user removed the arXiv id: nothing to ask arXiv about
+            (Paper.update(enrichment=None, enrichment_due=None, enrichment_reason=None)
+             .where(Paper.id.in_(orphans)).execute())
+            rows = [r for r in rows if r[1]]
         if rows:
             (Paper.update(enrichment_due=now + timedelta(seconds=lease))
              .where(Paper.id.in_([r[0] for r in rows])).execute())
@@ -291,7 +296,8 @@ def _apply(claimed: list[tuple[int, str]], outcome, cfg: dict, result: BatchResu
             before = {name: getattr(paper, name) for name in TEXT_FIELDS}
             now = utcnow()
             if paper.arxiv_id != arxiv_id:
-                # The user changed the id during the call: ask again for the new one.
+                # The user changed the id during the call: ask again for the new one (claim
+                # drops the paper from the queue if the id was removed).
                 paper.enrichment_due = now
             elif isinstance(outcome, arxiv_api.ArxivUnavailable):
                 _backoff(paper, outcome, cfg, now, result)
