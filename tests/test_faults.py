@@ -1,0 +1,22 @@
+"""The server killed with SIGKILL in the middle of saves loses nothing it acknowledged."""
+
+import pytest
+
+from tests.faults import kill_during_saves
+
+
+@pytest.mark.parametrize("store", ["sqlite", "postgresql"])
+def test_sigkill_mid_saves_loses_no_acknowledged_save(tmp_path, store, request):
+    env = None
+    if store == "postgresql":
+        env = {"PAPERSHELF_DATABASE_URL": request.getfixturevalue("pg_database")}
+        from tests.conftest import _empty_pg
+
+        _empty_pg(env["PAPERSHELF_DATABASE_URL"])
+    result = kill_during_saves(tmp_path / "data", total=400, kill_after=150, env=env)
+    assert result["acknowledged"] >= 150
+    assert result["lost"] == []
+    assert result["duplicates"] == 0
+    assert result["stored"] >= result["acknowledged"]
+    if store == "sqlite":
+        assert result["integrity"] == "ok"
