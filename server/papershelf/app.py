@@ -72,24 +72,10 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     init_security(app)
 
-    from papershelf.api import docs, health, highlights, notes, papers
+    from papershelf.api import docs, enrichment, health, highlights, notes, papers, transfer
+    from papershelf.web import views
 
-    for module in (health, papers, notes, highlights, docs):
+    for module in (health, papers, notes, highlights, transfer, enrichment, docs, views):
         app.register_blueprint(module.bp)
-    _register_optional_blueprints(app)
     register_error_handlers(app)
     return app
-
-
-def _register_optional_blueprints(app) -> None:
-    """Parts that live in their own modules: exports/imports, the library page, enrichment."""
-    import importlib
-
-    for name in ("papershelf.api.transfer", "papershelf.api.enrichment", "papershelf.web.views"):
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as e:
-            if e.name != name:
-                raise
-            continue
-        app.register_blueprint(module.bp)

@@ -103,17 +103,11 @@ def token_create(user_name, label, data_dir):
         click.echo(auth.create_token(user, label=label))
 
 
-def _register_optional_commands() -> None:
-    import importlib
+def _register_commands() -> None:
+    from papershelf import cli_enrich, cli_transfer
 
-    for name in ("papershelf.cli_transfer", "papershelf.cli_enrich"):
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as e:
-            if e.name != name:
-                raise
-            continue
-        module.register(main)
+    cli_transfer.register(main)
+    cli_enrich.register(main)
 
 
-_register_optional_commands()
+_register_commands()
