@@ -375,3 +375,17 @@ def test_narrow_window_keeps_everything_reachable(page, library):
     p.goto(f"{library.base}/papers/1")
     assert p.evaluate("document.documentElement.scrollWidth") <= 380
     assert page.problems == []
+
+
+def test_a_half_written_note_survives_another_edit(page, library):
+    actor, _ = seed(library)
+    p = page.page
+    sign_in(p, library)
+    p.goto(f"{library.base}/papers/{actor['id']}")
+    p.fill("#new-note", "half a thought")
+    p.fill("#new-tag", "later")
+    p.press("#new-tag", "Enter")
+    expect(p.locator("#tag-list [data-tag]")).to_have_count(1)
+    expect(p.locator("#new-note")).to_have_value("half a thought")
+    expect(p.locator("#new-tag")).to_have_value("")
+    assert page.problems == []

@@ -59,8 +59,33 @@ function flash(message) {
   flash.timer = setTimeout(() => (box.hidden = true), 8000);
 }
 
+// Text typed elsewhere on the page (a half-written note) survives a refresh; the form that was
+// just saved starts clean.
+function unsavedFields(except) {
+  const kept = [];
+  for (const el of document.querySelectorAll("#main textarea[id], #main input[id]")) {
+    if (except && except.contains(el)) continue;
+    if (el.type === "file" || el.type === "hidden") continue;
+    if (el.value !== el.defaultValue) {
+      const details = el.closest("details");
+      kept.push({ id: el.id, value: el.value, open: details ? details.open : null });
+    }
+  }
+  return kept;
+}
+
+function restoreFields(kept) {
+  for (const { id, value, open } of kept) {
+    const el = document.getElementById(id);
+    if (!el) continue;
+    el.value = value;
+    const details = el.closest("details");
+    if (details && open) details.open = true;
+  }
+}
+
 // Re-render the page from the server and swap <main>, keeping the scroll position.
-async function refresh(focusSelector) {
+async function refresh(focusSelector, savedForm) {
   const response = await fetch(location.href, { credentials: "same-origin" });
   if (!response.ok) {
     location.reload();
@@ -74,7 +99,9 @@ async function refresh(focusSelector) {
     return;
   }
   const y = window.scrollY;
+  const kept = unsavedFields(savedForm);
   current.replaceWith(document.adoptNode(fresh));
+  restoreFields(kept);
   window.scrollTo(0, y);
   hidePending();
   selectionState.reset();
@@ -242,11 +269,11 @@ const forms = {
     const text = form.elements.body.value;
     if (!text.trim()) throw new Error("A note cannot be blank.");
     const note = await api("POST", `${paperUrl}/notes`, { body: text });
-    await refresh(`#note-${note.id}`);
+    await refresh(`#note-${note.id}`, form);
   },
   async "note-edit"(form) {
     const note = await api("PATCH", `/api/notes/${form.dataset.noteId}`, { body: form.elements.body.value });
-    await refresh(`#note-${note.id}`);
+    await refresh(`#note-${note.id}`, form);
   },
   async tag(form) {
     const name = form.elements.tag.value.trim();
@@ -255,7 +282,7 @@ const forms = {
     if (!paper.tags.some((t) => t.toLowerCase() === name.toLowerCase())) {
       await api("PATCH", paperUrl, { tags: [...paper.tags, name] });
     }
-    await refresh("#new-tag");
+    await refresh("#new-tag", form);
   },
   async details(form) {
     const e = form.elements;
@@ -267,7 +294,7 @@ const forms = {
     if (e.authors_more.value !== e.authors_more.defaultValue) change.authors_more = Number(e.authors_more.value) || 0;
     if (e.citation_key.value.trim() !== e.citation_key.defaultValue) change.citation_key = e.citation_key.value.trim();
     if (Object.keys(change).length) await api("PATCH", paperUrl, change);
-    await refresh("#edit-details summary");
+    await refresh("#edit-details summary", form);
   },
   async highlight(form) {
     if (!selectionState.quote) throw new Error("Select some words in the abstract first.");
@@ -277,7 +304,7 @@ const forms = {
       comment: form.elements.comment.value,
     });
     document.getSelection().removeAllRanges();
-    await refresh(`#highlight-${h.id}`);
+    await refresh(`#highlight-${h.id}`, form);
   },
   async "highlight-edit"(form) {
     const id = form.dataset.highlightId;
@@ -285,7 +312,7 @@ const forms = {
       color: form.elements.color.value,
       comment: form.elements.comment.value,
     });
-    await refresh(`#highlight-${id}`);
+    await refresh(`#highlight-${id}`, form);
   },
 };
 
@@ -303,7 +330,7 @@ async function importFile(form) {
   const data = new FormData();
   data.append("file", file);
   const result = await api("POST", `/api/import?format=${encodeURIComponent(format)}`, data);
-  await refresh();
+  await refresh(null, form);
   const out = document.getElementById("import-result");
   out.replaceChildren();
   const summary = document.createElement("p");
