@@ -31,7 +31,7 @@ from urllib.parse import urlsplit
 
 from papershelf import arxiv_api
 from papershelf.config import enrichment_enabled
-from papershelf.db import is_postgres, write_transaction
+from papershelf.db import is_postgres, is_sqlite, write_transaction
 from papershelf.models import Paper, utcnow
 from papershelf.services import search
 
@@ -282,37 +282,47 @@ def _backoff(paper: Paper, error: arxiv_api.ArxivUnavailable, cfg: dict, now,
 TEXT_FIELDS = {"title", "authors", "abstract"}  # what the search document holds
 
 
-def _apply(claimed: list[tuple[int, str]], outcome, cfg: dict, result: BatchResult) -> None:
-    """Write the answer (or the error) into the claimed papers, each as it is now.
+APPLY_CHUNK = 10  # papers per write transaction when applying an answer
+# SQLite's busy handler makes a waiting writer sleep up to 100 ms between tries: without a pause
+# between our transactions a save could wait for a whole batch (seconds, measured). PostgreSQL
+# locks rows, and a save takes no lock an answer's update holds.
+SQLITE_WRITER_PAUSE = 0.11
 
-    One short transaction per paper: a save waiting for the store's write lock waits for one
-    paper's update, never for a whole batch's.
-    """
-    for paper_id, arxiv_id in claimed:
+
+def _apply_to(paper: Paper, arxiv_id: str, outcome, cfg: dict, now, result: BatchResult) -> None:
+    if paper.arxiv_id != arxiv_id:
+        # The user changed the id during the call: ask again for the new one (claim drops the
+        # paper from the queue if the id was removed).
+        paper.enrichment_due = now
+    elif isinstance(outcome, arxiv_api.ArxivUnavailable):
+        _backoff(paper, outcome, cfg, now, result)
+    elif isinstance(outcome, arxiv_api.ArxivError):
+        _fail(paper, f"malformed answer from arXiv: {outcome}", now, result)
+    elif outcome.rejected and arxiv_id not in outcome.rejected and not (
+            arxiv_id in outcome.papers or arxiv_id in outcome.withdrawn):
+        # arXiv refused the whole query because of another id: this one was not looked at,
+        # so it goes again in the next batch.
+        paper.enrichment_due = now
+    else:
+        _apply_one(paper, outcome, now, result)
+
+
+def _apply(claimed: list[tuple[int, str]], outcome, cfg: dict, result: BatchResult) -> None:
+    """Write the answer (or the error) into the claimed papers, each as it is now (a user's
+    edit made during the call is seen here), a few papers per short transaction."""
+    for start in range(0, len(claimed), APPLY_CHUNK):
+        if start and is_sqlite():
+            time.sleep(SQLITE_WRITER_PAUSE)  # let a waiting save in
+        chunk = dict(claimed[start:start + APPLY_CHUNK])
         with write_transaction():
-            paper = Paper.get_or_none(Paper.id == paper_id)
-            if paper is None or paper.enrichment != "pending":
-                continue  # deleted meanwhile
-            before = {name: getattr(paper, name) for name in TEXT_FIELDS}
-            now = utcnow()
-            if paper.arxiv_id != arxiv_id:
-                # The user changed the id during the call: ask again for the new one (claim
-                # drops the paper from the queue if the id was removed).
-                paper.enrichment_due = now
-            elif isinstance(outcome, arxiv_api.ArxivUnavailable):
-                _backoff(paper, outcome, cfg, now, result)
-            elif isinstance(outcome, arxiv_api.ArxivError):
-                _fail(paper, f"malformed answer from arXiv: {outcome}", now, result)
-            elif outcome.rejected and arxiv_id not in outcome.rejected and not (
-                    arxiv_id in outcome.papers or arxiv_id in outcome.withdrawn):
-                # arXiv refused the whole query because of another id: this one was not
-                # looked at, so it goes again in the next batch.
-                paper.enrichment_due = now
-            else:
-                _apply_one(paper, outcome, now, result)
-            paper.save()
-            if any(getattr(paper, name) != value for name, value in before.items()):
-                search.reindex(paper)
+            for paper in Paper.select().where(Paper.id.in_(list(chunk))).order_by(Paper.id):
+                if paper.enrichment != "pending":
+                    continue
+                before = {name: getattr(paper, name) for name in TEXT_FIELDS}
+                _apply_to(paper, chunk[paper.id], outcome, cfg, utcnow(), result)
+                paper.save()
+                if any(getattr(paper, name) != value for name, value in before.items()):
+                    search.reindex(paper)
 
 
 def run_batch(cfg: dict, cancel: threading.Event | None = None) -> BatchResult | None:
