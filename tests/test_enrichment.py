@@ -614,3 +614,33 @@ def test_arxiv_id_changed_or_removed_during_the_call(app, client, alice, fake):
     paper = get(client, alice, first["id"])
     assert paper["enrichment"]["state"] == "done" and paper["primary_category"] == "hep-th"
     assert get(client, alice, second["id"])["enrichment"]["state"] is None
+
+
+def test_two_workers_never_ask_for_the_same_papers(app, fake):
+    """A batch leases its papers in the store: a second process (here a second thread with its
+    own limiter, as another process has) takes the next ones, not the same."""
+    from papershelf.services import auth, papers
+
+    with app.extensions["papershelf_db"].connection_context():
+        user = auth.get_or_create_user("alice")
+        for n in range(150):
+            papers.save_paper(user, {"arxiv_id": f"2601.1{n:04d}", "title": f"Paper {n}",
+                                     "authors": [f"Ann Q{chr(97 + n // 26)}{chr(97 + n % 26)}son"]},
+                              enrich=True)
+    other = {**app.config, "ARXIV_API": fake.url.replace("127.0.0.1", "localhost")}
+    fake.default_delay = 0.5  # both calls in flight at once
+    threads = [threading.Thread(target=lambda cfg=cfg: run_batch_with(app, cfg))
+               for cfg in (app.config, other)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(20)
+    assert sorted(len(c.ids) for c in fake.requests) == [50, 100]
+    asked = [i for c in fake.requests for i in c.ids]
+    assert len(asked) == len(set(asked)) == 150
+    assert run_count(app, "done") == 150
+
+
+def run_batch_with(app, cfg):
+    with app.extensions["papershelf_db"].connection_context():
+        return enrichment.run_batch(cfg)
