@@ -335,3 +335,11 @@ def test_mark_terms_escapes_and_marks_word_prefixes():
                                  "https://x .y", None, ""])
 def test_safe_href_refuses_what_is_not_absolute_http(url):
     assert render.safe_href(url) is None
+
+
+def test_search_excerpts_of_notes_drop_markdown_syntax_but_stay_escaped(client, alice, saved):
+    client.post(f"/api/papers/{saved['id']}/notes", headers=alice,
+                json={"body": "the **critic** & [PPO](https://x.org) <b>raw</b>"})
+    sign_in(client, alice)
+    page = client.get("/?q=critic").get_data(as_text=True)
+    assert 'the <mark class="match">critic</mark> &amp; PPO &lt;b&gt;raw&lt;/b&gt;' in page

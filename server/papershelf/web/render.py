@@ -8,6 +8,7 @@ the page passes through ``markupsafe.escape`` or nh3 here or through Jinja's aut
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from html import unescape
 
 import nh3
 from markdown_it import MarkdownIt
@@ -41,6 +42,12 @@ def render_markdown(source: str) -> Markup:
         strip_comments=True,
     )
     return Markup(clean)
+
+
+def markdown_text(source: str) -> str:
+    """A note's words without Markdown syntax (for search excerpts): rendered, then stripped."""
+    html = _md.render(source or "")
+    return unescape(nh3.clean(html, tags=set(), clean_content_tags={"script", "style"}))
 
 
 def safe_href(url: str | None) -> str | None:

@@ -158,7 +158,7 @@ def _snippets(rec: dict, terms: list[str]) -> list[tuple[str, str]]:
         return []
     found = []
     for note in rec["notes"]:
-        s = render.snippet(note["body"], terms)
+        s = render.snippet(render.markdown_text(note["body"]), terms)
         if s:
             found.append(("Note", s))
             break
