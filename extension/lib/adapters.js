@@ -20,9 +20,7 @@ import { fieldText, normalizeText } from "./anchoring.js";
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 const DATE_TEXT = /^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]* (\d{1,2}), (\d{4})$/;
 const UI_SELECTOR = "[data-papershelf-ui]";
-const TOPIC_LINK = /^\/topics?\//;
 const GENERIC_LINK_TEXT = /^(open( paper)?|arxiv|pdf|html|abs(tract)?|view( pdf)?|ask(pdf)?|other|\[?\d+\]?)$/i;
-const MULTI = Symbol("multi");
 
 /** "Mar 31, 2026" → "2026-03-31"; "2026/03/31" → "2026-03-31"; else null. */
 export function parseDate(text) {
@@ -49,9 +47,14 @@ function locationOf(doc) {
   }
 }
 
+// Cheap test before URL parsing: most links on a listing (topics, navigation) are not papers.
+const MAYBE_PAPER_HREF = /\/(?:abs|pdf|overview|html|format)\/|^(?:arxiv:)?\d{4}\.\d{4,5}/i;
+
+const PAPER_LINK_SELECTOR = ["abs", "pdf", "overview", "html", "format"].map((p) => `a[href*="/${p}/"]`).join(", ");
+
 function paperLinkId(a, base) {
   const href = a.getAttribute("href");
-  if (!href || href.startsWith("#") || href.startsWith("javascript:")) return null;
+  if (!href || !MAYBE_PAPER_HREF.test(href)) return null;
   return parseArxivId(href, base);
 }
 
@@ -83,39 +86,40 @@ export function linkedEntries(doc, root = doc.body) {
   if (!root) return [];
   const base = baseOf(doc);
   const links = [];
-  for (const a of root.querySelectorAll("a[href]")) {
-    if (a.closest(UI_SELECTOR)) continue;
+  // Let the selector engine drop the links that cannot name a paper (topics, navigation).
+  for (const a of root.querySelectorAll(PAPER_LINK_SELECTOR)) {
     const parsed = paperLinkId(a, base);
-    if (parsed) links.push([a, parsed]);
+    if (parsed && !a.closest(UI_SELECTOR)) links.push([a, parsed]);
   }
-  // Which paper each ancestor belongs to: one id, or MULTI once it holds links to two papers.
-  const owner = new Map();
-  for (const [a, { id }] of links) {
-    for (let el = a; el && el !== root; el = el.parentElement) {
-      const cur = owner.get(el);
-      if (cur === undefined) owner.set(el, id);
-      else if (cur === id || cur === MULTI) break;
-      else {
-        owner.set(el, MULTI);
-        for (let up = el.parentElement; up && up !== root && owner.get(up) !== MULTI; up = up.parentElement) {
-          owner.set(up, MULTI);
-        }
-        break;
-      }
-    }
-  }
+  // Links come in document order and an entry is a subtree, i.e. an interval of that order: the
+  // entry of a run of links to one paper is the largest ancestor of the run that contains neither
+  // the link before the run nor the link after it (both name other papers). No per-node maps:
+  // this has to mark 600 cards in a few milliseconds.
   const entries = new Map();
-  for (const [a, { id, version }] of links) {
-    let el = a;
-    while (el.parentElement && el.parentElement !== root && owner.get(el.parentElement) === id) el = el.parentElement;
-    // A lone link (e.g. in running text) is not a paper entry: require more than the link itself.
-    if (el === a && !a.querySelector("h1, h2, h3, h4, h5, h6")) continue;
-    const known = entries.get(el);
-    if (known) {
-      if (!known.version && version) known.version = version;
-    } else {
-      entries.set(el, { arxiv_id: id, version: version || null, element: el, kind: "alphaxiv-listing" });
+  for (let i = 0; i < links.length; ) {
+    const [first, { id }] = links[i];
+    let j = i;
+    let version = null;
+    while (j < links.length && links[j][1].id === id) {
+      if (!version && links[j][1].version) version = links[j][1].version;
+      j++;
     }
+    const before = i > 0 ? links[i - 1][0] : null;
+    const after = j < links.length ? links[j][0] : null;
+    let el = first;
+    for (let up = el.parentElement; up && up !== root; up = up.parentElement) {
+      if ((before && up.contains(before)) || (after && up.contains(after))) break;
+      el = up;
+    }
+    // A run may hold two entries of the same paper only if they are adjacent; then split by
+    // checking that each link lies inside the entry found, and start a new run where it does not.
+    let k = i + 1;
+    while (k < j && el.contains(links[k][0])) k++;
+    const lone = el === first && !first.querySelector("h1, h2, h3, h4, h5, h6");
+    if (!lone && !entries.has(el)) {
+      entries.set(el, { arxiv_id: id, version, element: el, kind: "alphaxiv-listing" });
+    }
+    i = k;
   }
   return Array.from(entries.values());
 }
@@ -241,11 +245,10 @@ function isInside(el, container) {
   return container && (el === container || container.contains(el));
 }
 
-/** Read the fields of an alphaXiv listing entry (card, row or detail panel). */
-function describeLinked(entry, doc) {
+/** The title and abstract elements of a listing entry (what highlights anchor in), cheaply. */
+function linkedFields(entry, doc) {
   const el = entry.element;
   const base = baseOf(doc);
-  const fields = {};
   // Title: the first heading, else the longest link text to the paper.
   let titleEl = el.querySelector("h1, h2, h3, h4");
   if (titleEl && titleEl.closest(UI_SELECTOR)) titleEl = null;
@@ -253,35 +256,42 @@ function describeLinked(entry, doc) {
     let best = "";
     for (const a of el.querySelectorAll("a[href]")) {
       const p = paperLinkId(a, base);
+      if (!p || p.id !== entry.arxiv_id) continue;
       const text = fieldText(a);
-      if (p && p.id === entry.arxiv_id && text.length > best.length && !GENERIC_LINK_TEXT.test(text)) {
+      if (text.length > best.length && !GENERIC_LINK_TEXT.test(text)) {
         best = text;
         titleEl = a;
       }
     }
   }
-  fields.title = titleEl || null;
-  const topicEls = Array.from(el.querySelectorAll("a[href]")).filter((a) => {
-    try {
-      return TOPIC_LINK.test(new URL(a.getAttribute("href"), base).pathname);
-    } catch {
-      return false;
-    }
-  });
-  const topics = [...new Set(topicEls.map((a) => fieldText(a)).filter(Boolean))];
   const leaves = textLeaves(el).filter(
     (leaf) => !isInside(leaf, titleEl) && !leaf.closest("button, a[href]") && !leaf.closest(UI_SELECTOR),
   );
   let abstractEl = null;
   let abstractText = "";
-  let published = null;
   for (const leaf of leaves) {
+    if (leaf.textContent.length < 120) continue; // cheap test first: most leaves are short
     const text = fieldText(leaf);
     if (looksLikeAbstract(text) && text.length > abstractText.length) {
       abstractEl = leaf;
       abstractText = text;
     }
   }
+  return { titleEl, abstractEl, abstractText, leaves };
+}
+
+const TOPIC_HREF = /^(?:https?:\/\/[^/]*alphaxiv\.org)?\/topics?\//i;
+
+/** Read the fields of an alphaXiv listing entry (card, row or detail panel). */
+function describeLinked(entry, doc) {
+  const el = entry.element;
+  const { titleEl, abstractEl, abstractText, leaves } = linkedFields(entry, doc);
+  const fields = { title: titleEl || null };
+  const topicEls = Array.from(el.querySelectorAll("a[href]")).filter(
+    (a) => TOPIC_HREF.test(a.getAttribute("href")) && !a.closest(UI_SELECTOR),
+  );
+  const topics = [...new Set(topicEls.map((a) => fieldText(a)).filter(Boolean))];
+  let published = null;
   // The date: a text node that is exactly a date ("Mar 31, 2026") or a <time datetime>.
   const time = el.querySelector("time[datetime]");
   if (time) published = parseDate(time.getAttribute("datetime"));
@@ -298,7 +308,7 @@ function describeLinked(entry, doc) {
   let authorsEl = null;
   let authorsLeafIndex = -1;
   for (const [i, leaf] of leaves.entries()) {
-    if (leaf === abstractEl) continue;
+    if (leaf === abstractEl || leaf.textContent.length > 2000) continue;
     const text = fieldText(leaf);
     if (looksLikeAuthors(text)) {
       authorsEl = leaf;
@@ -431,6 +441,15 @@ export function describePaper(entry, doc = entry.element.ownerDocument) {
     ...d,
     element: entry.element,
   };
+}
+
+/** Just the elements of an entry's fields ({title, abstract}), for anchoring highlights. */
+export function paperFields(entry, doc = entry.element.ownerDocument) {
+  if (entry.kind === "alphaxiv-listing") {
+    const { titleEl, abstractEl } = linkedFields(entry, doc);
+    return { title: titleEl || null, abstract: abstractEl };
+  }
+  return describePaper(entry, doc).fields;
 }
 
 /** Every paper on the page with its fields. */

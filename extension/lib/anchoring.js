@@ -222,6 +222,16 @@ function collectTextNodes(root, out) {
   return out;
 }
 
+/** What /\s/ matches, without a regex per character. */
+function isSpace(code) {
+  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
+  if (code < 160) return false;
+  return (
+    code === 160 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 ||
+    code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff
+  );
+}
+
 /**
  * The normalized text of `root` and, for each UTF-16 unit of it, the text node and offset it
  * came from: {text, nodes, nodeOf: Int32Array, offsetOf: Int32Array}.
@@ -239,7 +249,7 @@ export function textModel(root) {
     for (let i = 0; i < data.length; i++) {
       const c = data[i];
       const off = exactMap ? i : Math.min(i, raw.length - 1);
-      if (c === " " || c === "\n" || c === "\t" || c === "\r" || c === "\f" || /\s/.test(c)) {
+      if (isSpace(data.charCodeAt(i))) {
         if (chars.length && !pendingSpace) pendingSpace = [k, off];
         continue;
       }
@@ -313,10 +323,9 @@ function splitTextNode(node, offset) {
 
 /**
  * Wrap [start, end) of `root`'s field text in <mark data-papershelf-highlight=id>. Returns the
- * marks. Text is moved, never re-parsed: no HTML is created from page or user text.
+ * marks. `model` (from textModel(root), unchanged since) saves walking the text again. Text is moved, never re-parsed: no HTML is created from page or user text.
  */
-export function paint(root, start, end, { id, color = "yellow", title = "" } = {}) {
-  const model = textModel(root);
+export function paint(root, start, end, { id, color = "yellow", title = "", model = textModel(root) } = {}) {
   const doc = root.ownerDocument;
   const marks = [];
   for (const seg of segmentsFor(model, start, end)) {
