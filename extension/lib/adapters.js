@@ -267,14 +267,18 @@ function linkedFields(entry, doc) {
   const leaves = textLeaves(el).filter(
     (leaf) => !isInside(leaf, titleEl) && !leaf.closest("button, a[href]") && !leaf.closest(UI_SELECTOR),
   );
+  // The abstract: the longest running prose. Raw length orders the candidates cheaply; the
+  // normalized text is only computed until one qualifies.
   let abstractEl = null;
   let abstractText = "";
-  for (const leaf of leaves) {
-    if (leaf.textContent.length < 120) continue; // cheap test first: most leaves are short
+  const candidates = leaves.filter((leaf) => leaf.textContent.length >= 120);
+  candidates.sort((a, b) => b.textContent.length - a.textContent.length);
+  for (const leaf of candidates) {
     const text = fieldText(leaf);
-    if (looksLikeAbstract(text) && text.length > abstractText.length) {
+    if (looksLikeAbstract(text)) {
       abstractEl = leaf;
       abstractText = text;
+      break;
     }
   }
   return { titleEl, abstractEl, abstractText, leaves };

@@ -315,3 +315,48 @@ def test_options_page_names_each_failure(browser, server, tmp_path):
     page.wait_for_function("() => document.querySelector('#result').textContent.startsWith('Saved')")
     stored = sw.evaluate("() => chrome.storage.local.get(['serverUrl', 'token'])")
     assert stored == {"serverUrl": server.base, "token": server.token}
+
+
+def test_highlight_that_no_longer_matches_is_listed_as_orphan(connected):
+    context, _sw, server = connected
+    target = PAPERS[6]
+    status, saved = server.call("POST", "/api/papers", {
+        "arxiv_id": target["arxiv_id"], "title": target["title"], "abstract": target["abstract"]})
+    assert status == 201, saved
+    gone = "a sentence that the authors removed in v2"
+    status, h = server.call("POST", f"/api/papers/{saved['id']}/highlights", {
+        "field": "abstract", "exact": gone, "prefix": "", "suffix": "", "start": 5,
+        "end": 5 + len(gone), "color": "pink", "comment": "check v2"})
+    assert status == 201, h
+    page = context.new_page()
+    page.goto(TOPIC_URL)
+    wait_marked(page)
+    wait_saved(page, target["arxiv_id"])
+    card = paper(page, target["arxiv_id"])
+    wait_until(lambda: "1 unplaced highlight" in card.locator(".status").inner_text(), what="orphan")
+    assert page.locator("[data-papershelf-highlight]").count() == 0, "never painted elsewhere"
+    card.locator('[data-papershelf-action="note"]').click()
+    orphan = card.locator(f'[data-papershelf-orphan="{h["id"]}"]')
+    assert gone in orphan.inner_text() and "check v2" in orphan.inner_text()
+
+
+def test_popup_lists_recent_saves_and_exports_bibtex(connected):
+    context, sw, server = connected
+    page = context.new_page()
+    page.goto(TOPIC_URL)
+    wait_marked(page)
+    save_button(page, FIRST["arxiv_id"]).click()
+    wait_saved(page, FIRST["arxiv_id"])
+    ext_id = sw.url.split("/")[2]
+    popup = context.new_page()
+    popup.goto(f"chrome-extension://{ext_id}/popup/popup.html")
+    popup.locator("#recent li", has_text=FIRST["title"]).wait_for()
+    assert "Nothing waiting." in popup.inner_text("#queued")
+    with popup.expect_download() as info:
+        popup.click("#export")
+    download = info.value
+    assert download.suggested_filename.endswith(".bib")
+    with open(download.path(), encoding="utf-8") as f:
+        text = f.read()
+    assert re.search(r"@\w+\{jiang2026asymmetric,", text), text[:500]
+    assert FIRST["arxiv_id"] in text
