@@ -221,10 +221,12 @@ def test_delete_and_undo_then_delete_for_good(page, library):
     row = p.locator(f"#paper-{actor['id']}")
     row.locator("button", has_text="Delete").click()
     expect(row).to_be_hidden()
+    expect(p.locator("#results-heading")).to_have_text("1 paper")
     expect(p.locator("#toast-text")).to_have_text(f"Deleted “{ACTOR['title']}”.")
     expect(p.locator("#toast-undo")).to_be_focused()
     p.keyboard.press("Enter")  # Undo, from the keyboard
     expect(row).to_be_visible()
+    expect(p.locator("#results-heading")).to_have_text("2 papers")
     expect(p.locator("#toast")).to_be_hidden()
     p.wait_for_timeout(9000)  # past the undo window: nothing may have been deleted
     detail = library.ok("GET", f"/api/papers/{actor['id']}")
@@ -242,6 +244,7 @@ def test_delete_and_undo_then_delete_for_good(page, library):
         p.wait_for_timeout(250)
     expect(p.locator(f"#paper-{actor['id']}")).to_have_count(0)
     expect(p.locator("#toast")).to_be_hidden()
+    expect(p.locator("#results-heading")).to_have_text("1 paper")
     assert library.call("GET", f"/api/papers/{scaling['id']}")[0] == 200
     assert page.problems == []
 

@@ -101,6 +101,7 @@ async function refresh(focusSelector, savedForm) {
   const y = window.scrollY;
   const kept = unsavedFields(savedForm);
   current.replaceWith(document.adoptNode(fresh));
+  removedRows = 0; // the fresh count already leaves them out
   restoreFields(kept);
   window.scrollTo(0, y);
   hidePending();
@@ -146,6 +147,24 @@ function deletables(url) {
 
 function hidePending() {
   for (const p of loadPending()) for (const el of deletables(p.url)) el.hidden = true;
+  updateCount();
+}
+
+// The list's count leaves out what is being deleted (hidden) or was deleted (removed) here.
+let removedRows = 0;
+
+function updateCount() {
+  const heading = document.getElementById("results-heading");
+  if (!heading || !heading.dataset.total) return;
+  const total = Number(heading.dataset.total);
+  const gone = removedRows + document.querySelectorAll("li.paper[hidden]").length;
+  if (heading.dataset.text === undefined) heading.dataset.text = heading.textContent;
+  if (!gone) {
+    heading.textContent = heading.dataset.text;
+    return;
+  }
+  const n = Math.max(0, total - gone);
+  heading.textContent = `${n} ${n === 1 ? "paper" : "papers"}`;
 }
 
 function scheduleDelete(element) {
@@ -164,6 +183,7 @@ function undoLatest() {
   savePending(list);
   const restored = deletables(last.url);
   for (const el of restored) el.hidden = false;
+  updateCount();
   showToast(false);
   const focusable = restored[0] && restored[0].querySelector("a, button");
   if (focusable) focusable.focus();
@@ -213,7 +233,11 @@ async function commitDue() {
 
 function forget(url) {
   savePending(loadPending().filter((q) => q.url !== url));
-  for (const el of deletables(url)) el.remove();
+  for (const el of deletables(url)) {
+    if (el.matches("li.paper")) removedRows += 1;
+    el.remove();
+  }
+  updateCount();
   showToast(false);
 }
 
