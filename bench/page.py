@@ -95,8 +95,8 @@ def measure_run(context) -> dict:
           painted: new Set([...marks].map(m => m.dataset.papershelfHighlight)).size,
         };
     }""")
-    saved_shown = page.evaluate("""() => [...document.querySelectorAll('[data-papershelf-ui]')]
-        .filter(h => h.shadowRoot.querySelector('[aria-pressed="true"]')).length""")
+    saved_shown = page.evaluate("""() => document.querySelectorAll(
+        '[data-papershelf-action="save"][aria-pressed="true"]').length""")
     figures["saved_marked"] = saved_shown
     page.close()
     return figures

@@ -69,6 +69,7 @@ function makeSheet(css) {
   }
 }
 const toolbarSheet = makeSheet(TOOLBAR_CSS);
+const panelSheet = makeSheet(PANEL_CSS);
 
 function attachStyles(root, sheet, css) {
   if (sheet && "adoptedStyleSheets" in root) root.adoptedStyleSheets = [sheet];
@@ -132,20 +133,18 @@ function decorate(entry, key) {
   }
   for (const stale of element.querySelectorAll(`:scope > [${UI_ATTR}]`)) stale.remove();
   element.setAttribute(PAPER_ATTR, key);
-  const host = document.createElement("span");
-  host.setAttribute(UI_ATTR, "controls");
-  const root = host.attachShadow({ mode: "open" });
-  // One cloned template (its <style> text is shared by the engine across shadow roots) and one
-  // delegated listener per card: 600 cards must mark in well under 100 ms.
-  root.append(barTemplate().cloneNode(true));
-  root.addEventListener("click", onControlClick);
-  host.addEventListener("click", stopEvent);
+  // Light DOM cloned from one template, styled by content/page.css (one sheet for the whole
+  // page), one delegated listener: 600 cards must mark in well under 100 ms. A per-card shadow
+  // root with its own styles cost more than all the rest; the notes panel, opened on demand,
+  // lives in an open shadow root.
+  const host = barTemplate().cloneNode(true);
+  host.addEventListener("click", onControlClick);
   // At the end of the entry, unless it ends in a long block (a detail panel's abstract): then
   // just before it, so that the controls stay next to the paper's links, in view.
   const last = element.lastElementChild;
   if (last && last.textContent.length > 400) element.insertBefore(host, last);
   else element.appendChild(host);
-  decorated.set(element, { entry, key, host, root, fields: null });
+  decorated.set(element, { entry, key, host, root: host, panel: null, fields: null });
   track(key, element);
   if (known.has(key)) render(element);
 }
@@ -153,13 +152,11 @@ function decorate(entry, key) {
 let template = null;
 function barTemplate() {
   if (!template) {
-    template = document.createDocumentFragment();
-    const bar = el("span", { class: "bar", part: "bar" });
-    template.append(el("style", {}, PANEL_CSS), bar);
-    bar.append(
+    template = el("span", { [UI_ATTR]: "controls" });
+    template.append(
       el("button", { type: "button", "data-papershelf-action": "save", "aria-pressed": "false", title: "Save to papershelf" }, "Save"),
       el("button", { type: "button", "data-papershelf-action": "note", "aria-expanded": "false", title: "Notes (papershelf)" }, "Note"),
-      el("span", { class: "status", role: "status" }),
+      el("span", { "data-papershelf-status": "", role: "status" }),
     );
   }
   return template;
@@ -170,9 +167,10 @@ function stopEvent(ev) {
 }
 
 function onControlClick(ev) {
+  ev.stopPropagation(); // our clicks are not the page's (e.g. a row's "select" handler)
   const button = ev.target.closest && ev.target.closest("[data-papershelf-action]");
-  if (!button) return;
-  const element = ev.currentTarget.host.parentElement;
+  if (!button || button.closest(".panel")) return;
+  const element = ev.currentTarget.parentElement;
   const action = button.getAttribute("data-papershelf-action");
   if (action === "save") savePaper(element);
   else if (action === "note") toggleNotes(element);
@@ -187,7 +185,7 @@ function render(element) {
   if (!d) return;
   const info = known.get(d.key) || { status: "unsaved" };
   const save = d.root.querySelector('[data-papershelf-action="save"]');
-  const status = d.root.querySelector(".status");
+  const status = d.root.querySelector("[data-papershelf-status]");
   const saved = info.status === "saved";
   save.setAttribute("aria-pressed", saved ? "true" : "false");
   save.textContent = saved ? "Saved" : info.status === "queued" ? "Queued" : info.status === "saving" ? "Saving…" : "Save";
@@ -196,8 +194,7 @@ function render(element) {
   const notes = (info.notes && info.notes.length) || 0;
   status.textContent = [notes ? `${notes} note${notes > 1 ? "s" : ""}` : "", orphans ? `${orphans} unplaced highlight${orphans > 1 ? "s" : ""}` : ""].filter(Boolean).join(" · ");
   if (info.error) status.textContent = info.error;
-  const panel = d.root.querySelector(".panel");
-  if (panel) fillNotesPanel(element, panel);
+  if (d.panel) fillNotesPanel(element, d.panel);
 }
 
 function renderKey(key) {
@@ -316,13 +313,16 @@ function saveFocused() {
 function toggleNotes(element) {
   const d = decorated.get(element);
   const button = d.root.querySelector('[data-papershelf-action="note"]');
-  let panel = d.root.querySelector(".panel");
-  if (panel) {
-    panel.remove();
+  if (d.panel) {
+    d.panel.getRootNode().host.remove();
+    d.panel = null;
     button.setAttribute("aria-expanded", "false");
     return;
   }
-  panel = el("div", { class: "panel", role: "group", "aria-label": "papershelf notes" });
+  const panelHost = el("span", { "data-papershelf-panel": "" });
+  const shadow = panelHost.attachShadow({ mode: "open" });
+  attachStyles(shadow, panelSheet, PANEL_CSS);
+  const panel = el("div", { class: "panel", role: "group", "aria-label": "papershelf notes" });
   const list = el("ul", { class: "notes" });
   const orphans = el("div", { class: "orphans" });
   const input = el("textarea", { "data-papershelf-note-input": "", rows: "3", placeholder: "Add a note (Markdown)…", "aria-label": "Note" });
@@ -331,7 +331,9 @@ function toggleNotes(element) {
   const msg = el("span", { class: "msg", role: "status" });
   row.append(saveNote, msg);
   panel.append(list, orphans, input, row);
-  d.root.append(panel);
+  shadow.append(panel);
+  d.root.append(panelHost);
+  d.panel = panel;
   // Keys typed in our editor are ours, not the page's shortcuts (J, K, S, Enter).
   for (const type of ["keydown", "keyup", "keypress"]) panel.addEventListener(type, stopEvent);
   button.setAttribute("aria-expanded", "true");

@@ -1,5 +1,5 @@
-/** Styles of the controls (inside open shadow roots, so the page's CSS cannot break them and
- * they cannot break the page). Sizes follow the surrounding text; colours are quiet. */
+/** Styles of the notes panel and the highlight toolbar (inside open shadow roots, so that the
+ * page's CSS cannot break them and they cannot break the page). Colours are quiet. */
 
 export const HIGHLIGHT_COLORS = {
   yellow: "#fde68a",
@@ -9,16 +9,14 @@ export const HIGHLIGHT_COLORS = {
   purple: "#ddd6fe",
 };
 
+/** The notes panel, in its own open shadow root (opened on demand). The Save/Note bar itself is
+ * light DOM styled by content/page.css, which is cheaper for pages of hundreds of cards. */
 export const PANEL_CSS = `
 :host { all: initial; display: block; font: 12px/1.4 -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif; color: #374151; }
-.bar { display: flex; flex-wrap: wrap; align-items: center; gap: 6px; }
 button { font: inherit; font-size: 12px; line-height: 18px; border: 1px solid #d1d5db; border-radius: 6px; padding: 2px 10px; background: #fff; color: #111827; cursor: pointer; }
 button:hover { background: #f9fafb; }
 button:focus-visible { outline: 2px solid #2563eb; outline-offset: 1px; }
-button[aria-pressed="true"] { background: #ecfdf5; border-color: #6ee7b7; color: #065f46; }
-button[aria-pressed="true"]::before { content: "✓ "; }
 button:disabled { opacity: .6; cursor: default; }
-.status { color: #6b7280; font-size: 11px; }
 .panel { margin-top: 8px; padding: 8px; border: 1px solid #e5e7eb; border-radius: 8px; background: #fcfcfd; display: flex; flex-direction: column; gap: 6px; }
 .notes { margin: 0; padding: 0 0 0 16px; max-height: 160px; overflow: auto; }
 .notes li { white-space: pre-wrap; word-break: break-word; margin: 2px 0; }

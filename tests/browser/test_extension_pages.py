@@ -101,8 +101,7 @@ def test_save_from_list_view_row_and_panel(connected):
     # Both the panel and the row of that paper show "Saved".
     page.wait_for_function(
         """id => [...document.querySelectorAll(`[data-papershelf-paper="${id}"]`)].every(e =>
-            e.querySelector('[data-papershelf-ui]').shadowRoot
-             .querySelector('[data-papershelf-action="save"]').getAttribute('aria-pressed') === 'true')""",
+            e.querySelector('[data-papershelf-action="save"]').getAttribute('aria-pressed') === 'true')""",
         arg=FIRST["arxiv_id"])
     stored = {p["arxiv_id"]: p for p in server.papers()}
     assert set(stored) == {FIRST["arxiv_id"], third["arxiv_id"]}
@@ -114,7 +113,7 @@ def test_save_from_list_view_row_and_panel(connected):
     fifth = PAPERS[4]["arxiv_id"]
     page.locator(f'[data-papershelf-paper="{fifth}"]').first.click(position={"x": 5, "y": 5})
     page.wait_for_selector(f'aside[data-papershelf-paper="{fifth}"]')
-    assert page.locator("aside [data-papershelf-ui]").count() == 1
+    assert page.locator('aside [data-papershelf-ui="controls"]').count() == 1
 
 
 def test_late_cards_are_marked_without_duplicates(connected):
@@ -123,7 +122,7 @@ def test_late_cards_are_marked_without_duplicates(connected):
     page.goto(LATE_URL)
     wait_marked(page, len(PAPERS))
     page.wait_for_timeout(500)
-    assert page.locator("[data-papershelf-ui]").count() == len(PAPERS)
+    assert page.locator('[data-papershelf-ui="controls"]').count() == len(PAPERS)
 
 
 def select_text(page, arxiv_id, quote):
@@ -189,7 +188,7 @@ def test_highlight_is_painted_again_after_reload_and_survives_reorder(connected)
     card_title = painted.first.evaluate(
         "m => m.closest('[data-papershelf-paper]').querySelector('h3').textContent")
     assert card_title == target["title"]
-    assert page.locator("[data-papershelf-ui]").count() == len(PAPERS)
+    assert page.locator('[data-papershelf-ui="controls"]').count() == len(PAPERS)
 
     # Reorder by moving nodes: still on the right paper.
     page.evaluate("window.__fixture.reverseByMoving()")
@@ -333,7 +332,8 @@ def test_highlight_that_no_longer_matches_is_listed_as_orphan(connected):
     wait_marked(page)
     wait_saved(page, target["arxiv_id"])
     card = paper(page, target["arxiv_id"])
-    wait_until(lambda: "1 unplaced highlight" in card.locator(".status").inner_text(), what="orphan")
+    status_text = card.locator("[data-papershelf-status]")
+    wait_until(lambda: "1 unplaced highlight" in status_text.inner_text(), what="orphan")
     assert page.locator("[data-papershelf-highlight]").count() == 0, "never painted elsewhere"
     card.locator('[data-papershelf-action="note"]').click()
     orphan = card.locator(f'[data-papershelf-orphan="{h["id"]}"]')
