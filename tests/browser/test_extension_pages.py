@@ -360,3 +360,25 @@ def test_popup_lists_recent_saves_and_exports_bibtex(connected):
         text = f.read()
     assert re.search(r"@\w+\{jiang2026asymmetric,", text), text[:500]
     assert FIRST["arxiv_id"] in text
+
+
+def test_in_app_navigation_to_list_view_is_marked_again(connected):
+    context, _sw, _server = connected
+    page = context.new_page()
+    page.goto(TOPIC_URL)
+    wait_marked(page, len(PAPERS))
+    save_button(page, FIRST["arxiv_id"]).click()
+    wait_saved(page, FIRST["arxiv_id"])
+    page.get_by_role("tab", name="List").click()  # pushState + re-render, no page load
+    assert page.url.endswith("?view=list")
+    wait_marked(page, len(PAPERS) + 1)
+    page.wait_for_function(
+        """id => [...document.querySelectorAll(`[data-papershelf-paper="${id}"]`)].length === 2 &&
+            [...document.querySelectorAll(`[data-papershelf-paper="${id}"]`)].every(e =>
+              e.querySelector('[data-papershelf-action="save"]').getAttribute('aria-pressed') === 'true')""",
+        arg=FIRST["arxiv_id"])
+    assert page.locator('[data-papershelf-ui="controls"]').count() == len(PAPERS) + 1
+    page.get_by_role("tab", name="Cards").click()
+    wait_marked(page, len(PAPERS))
+    assert page.locator('[data-papershelf-ui="controls"]').count() == len(PAPERS)
+    wait_saved(page, FIRST["arxiv_id"])
