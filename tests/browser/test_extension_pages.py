@@ -44,11 +44,25 @@ def wait_until(predicate, timeout=10.0, what="condition"):
     raise AssertionError(f"timed out waiting for {what}")
 
 
-def test_cards_view_marks_every_paper_once(connected):
-    context, _sw, _server = connected
+COUNT_LOOKUPS = """() => {
+    const h = papershelf.handlers;
+    if (!h.lookup.counted) {
+        const original = h.lookup;
+        globalThis.lookupCalls = [];
+        h.lookup = async (payload) => { lookupCalls.push(payload.keys.length); return original(payload); };
+        h.lookup.counted = true;
+    }
+}"""
+
+
+def test_cards_view_marks_every_paper_once_with_one_lookup(connected):
+    context, sw, _server = connected
+    sw.evaluate(COUNT_LOOKUPS)
     page = context.new_page()
     page.goto(TOPIC_URL)
     wait_marked(page, len(PAPERS))
+    page.wait_for_timeout(300)
+    assert sw.evaluate("() => lookupCalls") == [len(PAPERS)], "one lookup marks the whole page"
     ids = page.eval_on_selector_all(
         "[data-papershelf-paper]", "els => els.map(e => e.dataset.papershelfPaper)")
     assert ids == [p["arxiv_id"] for p in PAPERS]
@@ -117,12 +131,16 @@ def test_save_from_list_view_row_and_panel(connected):
 
 
 def test_late_cards_are_marked_without_duplicates(connected):
-    context, _sw, _server = connected
+    context, sw, _server = connected
+    sw.evaluate(COUNT_LOOKUPS)
     page = context.new_page()
     page.goto(LATE_URL)
     wait_marked(page, len(PAPERS))
     page.wait_for_timeout(500)
     assert page.locator('[data-papershelf-ui="controls"]').count() == len(PAPERS)
+    # The first 10 on load, then each batch that arrived: never a paper twice.
+    calls = sw.evaluate("() => lookupCalls")
+    assert calls[0] == 10 and sum(calls) == len(PAPERS), calls
 
 
 def select_text(page, arxiv_id, quote):
