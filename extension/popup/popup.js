@@ -66,6 +66,16 @@ for (const id of ["options", "options2"]) {
   });
 }
 $("export").addEventListener("click", exportBibtex);
+$("save-page").addEventListener("click", async () => {
+  $("msg").textContent = "Saving…";
+  try {
+    const r = await ask("save-page");
+    $("msg").textContent = r.status === "queued" ? "Queued: the server is not reachable." : "Saved.";
+  } catch (err) {
+    $("msg").textContent = err.message;
+  }
+  render();
+});
 $("retry").addEventListener("click", async () => {
   $("msg").textContent = "Retrying…";
   try {

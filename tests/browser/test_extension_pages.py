@@ -400,3 +400,29 @@ def test_in_app_navigation_to_list_view_is_marked_again(connected):
     wait_marked(page, len(PAPERS))
     assert page.locator('[data-papershelf-ui="controls"]').count() == len(PAPERS)
     wait_saved(page, FIRST["arxiv_id"])
+
+
+def test_toolbar_saves_any_page_with_citation_meta(connected):
+    """A page the content script does not run on: the toolbar's "Save this page" reads its
+    citation_* tags (injected with activeTab; here the loopback host permission stands in for the
+    click that grants it, which headless Chromium cannot make)."""
+    context, sw, server = connected
+    from conftest import PAGES
+
+    html = (PAGES / "arxiv_abs.html").read_text().replace(
+        '<meta name="citation_arxiv_id"', '<meta name="citation_doi" content="10.1234/Journal.5678" />\n'
+        '<meta name="citation_arxiv_id"')
+    url = "http://localhost:9/journal/article/5678"
+    context.route(url, lambda route: route.fulfill(status=200, content_type="text/html", body=html))
+    page = context.new_page()
+    page.goto(url)
+    page.bring_to_front()
+    assert page.locator("[data-papershelf-paper]").count() == 0, "no content script here"
+    result = sw.evaluate("() => papershelf.handlers['save-page']()")
+    assert result["status"] == "sent", result
+    (p,) = server.papers()
+    assert p["title"] == FIRST["title"]
+    assert p["authors"] == FIRST["authors"]
+    assert p["doi"] == "10.1234/journal.5678"
+    assert p["arxiv_id"] == FIRST["arxiv_id"]
+    assert p["published"] == FIRST["published"]
