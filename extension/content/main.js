@@ -36,6 +36,8 @@ function untrack(key, element) {
   }
 }
 const lookedUp = new Set();
+/** Keys that have (or had) painted highlights on this page. */
+const paintedKeys = new Set();
 let toolbar = null;
 let pendingSelection = null;
 let observer = null;
@@ -408,11 +410,22 @@ function fieldsOf(element) {
 function paintAll(keys) {
   for (const key of keys) {
     const info = known.get(key);
-    if (!info || !info.highlights || !info.highlights.length) continue;
+    if (!info || !info.highlights || (!info.highlights.length && !paintedKeys.has(key))) continue;
+    paintedKeys.add(key);
     const orphans = new Map();
     const placedSomewhere = new Set();
+    const ids = new Set(info.highlights.map((h) => String(h.id)));
     for (const element of elementsFor(key)) {
       const fields = fieldsOf(element);
+      // Marks of highlights the server no longer lists (deleted, or a queued one now stored
+      // under its real id) go first, so that nothing is painted twice.
+      for (const fieldEl of Object.values(fields)) {
+        if (!fieldEl) continue;
+        for (const mark of fieldEl.querySelectorAll("mark[data-papershelf-highlight]")) {
+          const id = mark.getAttribute("data-papershelf-highlight");
+          if (!ids.has(id)) unpaint(fieldEl, id);
+        }
+      }
       for (const h of info.highlights) {
         const fieldEl = fields[h.field];
         if (!fieldEl) continue;

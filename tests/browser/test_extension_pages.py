@@ -426,3 +426,30 @@ def test_toolbar_saves_any_page_with_citation_meta(connected):
     assert p["doi"] == "10.1234/journal.5678"
     assert p["arxiv_id"] == FIRST["arxiv_id"]
     assert p["published"] == FIRST["published"]
+
+
+def test_highlight_while_server_down_is_sent_once_and_repainted_under_its_id(connected):
+    context, sw, server = connected
+    page = context.new_page()
+    page.goto(TOPIC_URL)
+    wait_marked(page)
+    target = PAPERS[7]
+    quote = "self-improvement framework"
+    server.stop()
+    select_text(page, target["arxiv_id"], quote)
+    page.locator('[data-papershelf-action="highlight"]').click()
+    page.wait_for_selector('[data-papershelf-highlight^="queued-"]')
+    assert sw.evaluate("() => chrome.action.getBadgeText({})") == "1"
+    server.start()
+    sw.evaluate("() => papershelf.flush({force: true})")  # what the alarm does
+    (p,) = wait_until(server.papers, what="the paper to arrive")
+    status, full = server.call("GET", f"/api/papers/{p['id']}")
+    (h,) = full["highlights"]
+    assert h["exact"] == quote
+    page.wait_for_selector(f'[data-papershelf-highlight="{h["id"]}"]')
+    assert page.locator('[data-papershelf-highlight^="queued-"]').count() == 0
+    wait_saved(page, target["arxiv_id"])
+    sw.evaluate("() => papershelf.flush({force: true})")
+    status, full = server.call("GET", f"/api/papers/{p['id']}")
+    assert len(full["highlights"]) == 1
+    assert len(server.papers()) == 1
