@@ -65,8 +65,16 @@ class Conn:
         return r.status, r.read()
 
 
-def throughput(port, token, seconds, clients=16, offset=0):
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def throughput(port, token, seconds, clients=16, offset=0, pid=None):
+    """(requests/s, errors, server CPU ms per request) for ``clients`` keep-alive clients."""
     counts, errors, stop = [0] * clients, [], time.monotonic() + seconds
+    cpu0 = cpu_seconds(pid) if pid else 0.0
 
     def run(n):
         conn = Conn(port, token)
@@ -85,7 +93,9 @@ def throughput(port, token, seconds, clients=16, offset=0):
         t.start()
     for t in ts:
         t.join()
-    return sum(counts) / (time.monotonic() - start), errors
+    done = sum(counts)
+    cpu = (cpu_seconds(pid) - cpu0) * 1000 / max(done, 1) if pid else float("nan")
+    return done / (time.monotonic() - start), errors, cpu
 
 
 def bare_server():
@@ -168,7 +178,7 @@ def run_store(store, n_papers, seconds):
     env = {"PAPERSHELF_DATABASE_URL": db_url}
     results = {}
     try:
-        with ServerProcess(tmp, env=env) as server:
+        with ServerProcess(tmp, env=env, args=["--threads", str(THREADS)]) as server:
             token = server.token
             conn = Conn(server.port, token)
             lat = []
@@ -179,18 +189,21 @@ def run_store(store, n_papers, seconds):
                 assert status == 201, status
             results["save_p50_ms"] = statistics.median(lat)
             results["save_p95_ms"] = pct(lat, 95)
-            rate, errors = throughput(server.port, token, seconds, offset=1000)
+            rate, errors, cpu = throughput(server.port, token, seconds, offset=1000,
+                                           pid=server.proc.pid)
             results["save_rps"] = rate
+            results["save_cpu_ms"] = cpu
             results["save_errors"] = len(errors)
             if errors:
                 results["first_error"] = errors[0]
         bare, port = bare_server()
         try:
-            bare_rate, bare_errors = throughput(port, None, seconds)
+            bare_rate, bare_errors, bare_cpu = throughput(port, None, seconds, pid=bare.pid)
         finally:
             bare.terminate()
             bare.wait()
         results["bare_rps"] = bare_rate
+        results["bare_cpu_ms"] = bare_cpu
         results["ratio"] = results["save_rps"] / bare_rate
         populate(tmp, db_url, n_papers)
         with ServerProcess(tmp, env=env) as server:
@@ -224,15 +237,20 @@ def main():
     ap.add_argument("--store", choices=["sqlite", "postgresql", "both"], default="both")
     ap.add_argument("--papers", type=int, default=10_000)
     ap.add_argument("--seconds", type=float, default=10.0)
+    ap.add_argument("--threads", type=int, default=8, help="waitress threads (both servers)")
     args = ap.parse_args()
+    global THREADS
+    THREADS = args.threads
     os.environ["PAPERSHELF_ARXIV_API"] = "off"
     stores = ["sqlite", "postgresql"] if args.store == "both" else [args.store]
     for store in stores:
         r = run_store(store, args.papers, args.seconds)
         print(f"\n== {store} ({args.papers} papers stored for lookup/search) ==")
         print(f"save latency, 1 client          p50 {r['save_p50_ms']:7.2f} ms   p95 {r['save_p95_ms']:7.2f} ms   (bar p95 <= 50 ms)")
-        print(f"save throughput, 16 clients     {r['save_rps']:7.0f} req/s, {r['save_errors']} errors")
-        print(f"bare Flask endpoint, 16 clients {r['bare_rps']:7.0f} req/s")
+        print(f"save throughput, 16 clients     {r['save_rps']:7.0f} req/s, {r['save_errors']} errors, "
+              f"server CPU {r['save_cpu_ms']:.2f} ms/request")
+        print(f"bare Flask endpoint, 16 clients {r['bare_rps']:7.0f} req/s, "
+              f"server CPU {r['bare_cpu_ms']:.2f} ms/request")
         print(f"ratio                           {r['ratio']:7.2%}   (bar >= 40 %)")
         print(f"lookup of {r['lookup_ids']} ids, server time  p50 {r['lookup_server_p50_ms']:6.2f} ms   p95 {r['lookup_server_p95_ms']:6.2f} ms   (bar <= 20 ms); over HTTP p50 {r['lookup_http_p50_ms']:.2f} ms")
         print(f"full-text search, server time   p50 {r['search_p50_ms']:6.2f} ms   p95 {r['search_p95_ms']:6.2f} ms   (bar p95 <= 30 ms)")

@@ -56,18 +56,19 @@ def call(base: str, method: str, path: str, token: str | None = None, body=None,
 class ServerProcess:
     """`papershelf serve` in a child process, as a user starts it."""
 
-    def __init__(self, data_dir, port=None, env=None):
+    def __init__(self, data_dir, port=None, env=None, args=()):
         self.data_dir = str(data_dir)
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, "PAPERSHELF_ARXIV_API": "off", **(env or {})}
+        self.args = list(args)
         self.proc = None
         self.output = ""
 
     def start(self, timeout=20):
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "papershelf", "serve", "--port", str(self.port),
-             "--data-dir", self.data_dir],
+             "--data-dir", self.data_dir, *self.args],
             env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

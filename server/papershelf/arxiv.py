@@ -73,7 +73,14 @@ def _version(v: str | None) -> int | None:
     return n
 
 
+_CANONICAL_NEW = re.compile(r"(\d{2})(0[1-9]|1[0-2])\.\d{5}")
+
+
 def try_arxiv_id(value: str) -> str | None:
+    """The normalized id, or None. Ids already in today's canonical form skip the full parse
+    (a page lookup sends hundreds of them)."""
+    if isinstance(value, str) and _CANONICAL_NEW.fullmatch(value) and value[:2] >= "15":
+        return value
     try:
         return normalize_arxiv_id(value)[0]
     except ValueError:

@@ -304,6 +304,9 @@ class PaperPageSchema(Schema):
 class LookupEntrySchema(Schema):
     id = fields.Integer()
     citation_key = fields.String()
+    authors = fields.List(fields.String())
+    authors_more = fields.Integer()
+    primary_category = fields.String(allow_none=True)
     tags = fields.List(fields.String())
     enrichment = fields.Nested(EnrichmentSchema)
     notes = fields.List(fields.Nested(NoteSchema))
