@@ -231,7 +231,8 @@ def run_store(store, n_papers, seconds):
                 http_lookup.append((time.perf_counter() - t) * 1000)
             results["lookup_http_p50_ms"] = statistics.median(http_lookup)
         lookups, searches = in_process_timings(
-            tmp, db_url, ids, ["agent", "kalomi", "reward policy", "note memory", "Author123", "verif", "zezebo tovuxe"], 30)
+            tmp, db_url, ids, ["agent", "kalomi", "reward policy", "note memory", "Author123",
+                               "verif", "zezebo tovuxe"], 30)
         results["lookup_ids"] = len(ids)
         results["lookup_server_p50_ms"] = statistics.median(lookups)
         results["lookup_server_p95_ms"] = pct(lookups, 95)
