@@ -171,6 +171,8 @@ def browser(tmp_path):
                 "--disable-background-networking",
                 "--disable-component-update",
                 "--no-first-run",
+                "--disable-sync",
+                "--disable-quic",
             ],
             viewport={"width": 1280, "height": 900},
         )
@@ -178,8 +180,9 @@ def browser(tmp_path):
         for pattern in ("https://www.alphaxiv.org/**", "https://alphaxiv.org/**",
                         "https://arxiv.org/**"):
             context.route(pattern, _route_page)
+        # The extension's worker registers at startup; on a busy 2-core machine that can be slow.
         sw = context.service_workers[0] if context.service_workers else context.wait_for_event(
-            "serviceworker", timeout=15000)
+            "serviceworker", timeout=45000)
         try:
             yield context, sw
         finally:
