@@ -7,19 +7,13 @@ Without Chromium (or Playwright) the tests skip, or fail when CI sets PAPERSHELF
 """
 
 import json
-import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
 from tests._require import require_or_skip
+from tests.live import ServerProcess, call, free_port  # noqa: F401 (free_port: for tests)
 
 ROOT = Path(__file__).resolve().parents[2]
 EXTENSION = ROOT / "extension"
@@ -33,75 +27,12 @@ def expected_papers():
     return json.loads((PAGES / "papers.json").read_text())
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def api(base, method, path, token=None, body=None, timeout=10):
-    """(status, JSON or None) of one call to the papershelf API."""
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(base + path, data=data, method=method)
-    if body is not None:
-        req.add_header("Content-Type", "application/json")
-    if token:
-        req.add_header("Authorization", f"Bearer {token}")
-    try:
-        with urllib.request.urlopen(req, timeout=timeout) as resp:
-            raw = resp.read()
-            return resp.status, (json.loads(raw) if raw else None)
-    except urllib.error.HTTPError as e:
-        raw = e.read()
-        return e.code, (json.loads(raw) if raw else None)
-
-
-class Server:
-    """`papershelf serve` as a child process; stop() and start() again keep port and data dir."""
-
-    def __init__(self, data_dir: Path):
-        self.data_dir = data_dir
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.proc = None
-        self.log = data_dir / "serve.log"
-
-    def start(self, timeout=30):
-        env = {**os.environ, "PAPERSHELF_ARXIV_API": "off"}
-        env.pop("PAPERSHELF_DATA_DIR", None)
-        with open(self.log, "a") as log:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "papershelf", "serve", "--host", "127.0.0.1",
-                 "--port", str(self.port), "--data-dir", str(self.data_dir)],
-                env=env, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"papershelf serve exited:\n{self.log.read_text()}")
-            try:
-                if api(self.base, "GET", "/api/health", timeout=1)[0] == 200:
-                    return self
-            except OSError:
-                pass
-            time.sleep(0.1)
-        self.stop()
-        raise RuntimeError(f"papershelf serve did not answer:\n{self.log.read_text()}")
-
-    def stop(self):
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-
-    @property
-    def token(self) -> str:
-        return (self.data_dir / "token").read_text().strip()
+class Server(ServerProcess):
+    """`papershelf serve` as a child process (tests/live.py); stop() and start() again keep its
+    port and data dir. Adds the calls these tests make."""
 
     def call(self, method, path, body=None):
-        return api(self.base, method, path, self.token, body)
+        return call(self.base, method, path, self.token, body)
 
     def papers(self):
         status, body = self.call("GET", "/api/papers?limit=200")
@@ -113,7 +44,7 @@ class Server:
 def server(tmp_path):
     data = tmp_path / "data"
     data.mkdir()
-    s = Server(data).start()
+    s = Server(data).start(timeout=30)
     yield s
     s.stop()
 
