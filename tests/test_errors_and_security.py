@@ -274,3 +274,23 @@ def test_tokens_are_stored_hashed(app, alice):
     with app.extensions["papershelf_db"].connection_context():
         stored = [t.token_hash for t in ApiToken.select()]
     assert token not in stored and all(len(h) == 64 for h in stored)
+
+
+def test_behind_a_tls_proxy_the_session_origin_check_sees_the_public_origin(make_app):
+    from papershelf.services import auth
+
+    app = make_app(PROXY_FIX=1, ALLOWED_HOSTS=["papers.lab.example"])
+    with app.extensions["papershelf_db"].connection_context():
+        user = auth.get_or_create_user("alice")
+        token = auth.create_token(user)
+    c = app.test_client()
+    proxied = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "papers.lab.example",
+               "Host": "papers.lab.example"}
+    with c.session_transaction(base_url="https://papers.lab.example") as s:
+        s["uid"], s["tok"] = user.id, auth.hash_token(token)
+    r = c.post("/api/papers", json={"title": "x"}, base_url="http://papers.lab.example",
+               headers={**proxied, "Origin": "https://papers.lab.example"})
+    assert r.status_code == 201, r.json
+    r = c.post("/api/papers", json={"title": "y"}, base_url="http://papers.lab.example",
+               headers={**proxied, "Origin": "https://evil.example"})
+    assert r.status_code == 403

@@ -6,6 +6,7 @@ import secrets
 from pathlib import Path
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 
 from papershelf import db as store
@@ -49,6 +50,10 @@ def create_app(test_config: dict | None = None) -> Flask:
         SESSION_COOKIE_NAME="papershelf_session",
         JSON_SORT_KEYS=False,
     )
+    if cfg["PROXY_FIX"]:
+        # Behind a TLS proxy the library page's Origin check must see the public scheme and host.
+        n = cfg["PROXY_FIX"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)
     app.json.sort_keys = False
     app.json.ensure_ascii = False
 

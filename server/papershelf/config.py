@@ -17,6 +17,7 @@ DEFAULTS = {
     "IMPORT_MAX_BYTES": 50 << 20,
     "SECRET_KEY": None,  # default: random per data dir, kept in <data dir>/secret_key
     "AUTH_FAILURES_PER_MINUTE": 30,
+    "PROXY_FIX": 0,  # proxies in front that set X-Forwarded-Proto/Host (a team server behind TLS)
 }
 
 
@@ -43,6 +44,8 @@ def load_config(overrides: dict | None = None) -> dict:
         cfg["CORS_ORIGINS"] = _split(env["PAPERSHELF_CORS_ORIGINS"])
     if env.get("PAPERSHELF_ARXIV_API"):
         cfg["ARXIV_API"] = env["PAPERSHELF_ARXIV_API"]
+    if env.get("PAPERSHELF_PROXY_FIX"):
+        cfg["PROXY_FIX"] = int(env["PAPERSHELF_PROXY_FIX"])
     if env.get("PAPERSHELF_SECRET_KEY"):
         cfg["SECRET_KEY"] = env["PAPERSHELF_SECRET_KEY"]
     cfg.update(overrides or {})
