@@ -51,27 +51,45 @@ def _verbatim(value: str) -> str:
     return _URL_UNSAFE.sub(lambda m: f"%{ord(m.group()):02X}", value)
 
 
+def _note_key(note: dict):
+    return note["created_at"], note["id"]
+
+
+def _highlight_key(h: dict):
+    return h["field"] != "title", h["start"], h["end"], h["id"]
+
+
 def annotation_text(record: dict) -> str:
     """The notes (in the order written) and the highlights (in text order, quoted, with their
     comments) of a record as one text, paragraphs apart."""
     notes, highlights = record.get("notes"), record.get("highlights")
+    if not notes and not highlights:
+        return ""
     parts = []
     if notes:
-        parts = [n.get("body") or "" for n in (notes_in_order(record) if len(notes) > 1 else notes)]
+        if len(notes) > 1:
+            try:
+                notes = sorted(notes, key=_note_key)
+            except (KeyError, TypeError):  # a partial record: the careful (slower) order
+                notes = notes_in_order(record)
+        parts = [n.get("body") or "" for n in notes]
     if highlights:
-        for h in highlights_in_order(record) if len(highlights) > 1 else highlights:
+        if len(highlights) > 1:
+            try:
+                highlights = sorted(highlights, key=_highlight_key)
+            except (KeyError, TypeError):
+                highlights = highlights_in_order(record)
+        for h in highlights:
             comment = h.get("comment")
             exact = h.get("exact") or ""
             parts.append(f"“{exact}” — {comment}" if comment else f"“{exact}”")
-    if not parts:
-        return ""
     text = "\n\n".join([p for p in parts if p and not p.isspace()])
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text
 
 
-@lru_cache(maxsize=4096)  # a library has few distinct tag lists; bounded, so memory stays flat
+@lru_cache(maxsize=256)  # a library has few distinct tag lists; bounded, so memory stays flat
 def _keywords(tags: tuple[str, ...], utf8: bool) -> str:
     """Tags as a ``keywords`` list; a tag with a comma (or semicolon) in it is braced whole."""
     tags = [" ".join(t.split()) for t in tags]

@@ -122,7 +122,6 @@ _HELD = tuple((held, _ASCII[ch.decode()].encode()) for ch, held in _HOLD)
 _REST = tuple(
     (ch.encode(), _ASCII[ch].encode()) for ch in "&%$#_~^<>|`@" + CONTROLS.replace("\x01\x02\x03", "")
 )
-_LIGATURES = ((b"--", b"-{}-"), (b"''", b"'{}'"))
 
 
 @cache
@@ -134,7 +133,16 @@ def _non_ascii_bytes(ch: str) -> tuple[bytes, bytes] | None:
 _SPECIAL_BYTES = b"\\{}-'&%$#_~^<>|`@" + CONTROLS.encode()
 # deleting these leaves the special ASCII bytes and every byte of the non-ASCII characters
 _NOT_SPECIAL = bytes(b for b in range(128) if b not in _SPECIAL_BYTES)
-_REST_BY_BYTE = {ch[0]: (ch, latex) for ch, latex in _REST}
+_ALL_ASCII = bytes(range(128))
+_HOLD_BYTES = frozenset({1, 2, 3})
+_LONE = frozenset(b"-'")  # harmless alone, ligatures in pairs
+# byte -> its replacement(s), in the order they must run: held characters, ligatures, the rest
+_STEPS = {ord(ch): ((ch, held),) for ch, held in _HOLD}
+_STEPS[ord("-")] = ((b"--", b"-{}-"), (b"--", b"-{}-"))  # twice: "---" -> "-{}--" -> "-{}-{}-"
+_STEPS[ord("'")] = ((b"''", b"'{}'"), (b"''", b"'{}'"))
+_STEPS.update({ch[0]: ((ch, latex),) for ch, latex in _REST})
+_ORDER = {byte: i for i, byte in enumerate(_STEPS)}
+_RELEASE = tuple((ord(ch), held, latex) for (ch, held), (_, latex) in zip(_HOLD, _HELD, strict=True))
 
 
 def encode_latex(text: str, *, utf8: bool = False) -> str:
@@ -146,31 +154,28 @@ def encode_latex(text: str, *, utf8: bool = False) -> str:
     ``replace`` over the text.
     """
     ascii_only = text.isascii()
-    if ascii_only and _SPECIAL_UTF8_RE.search(text) is None:
-        return text
     data = text.encode("utf-8", "surrogatepass")
     found = data.translate(None, _NOT_SPECIAL)
+    if not found:
+        return text  # the fast path: plain ASCII (a regular expression is several times slower)
     present = set(found)
-    if 1 in present or 2 in present or 3 in present:
+    if not _HOLD_BYTES.isdisjoint(present):
         return _encode_by_pattern(text, utf8)
-    for ch, held in _HOLD:
-        if ch[0] in present:
-            data = data.replace(ch, held)
-    for pair, broken in _LIGATURES:
-        if pair[0] in present and pair in data:  # twice: "---" -> "-{}--" -> "-{}-{}-"
-            data = data.replace(pair, broken).replace(pair, broken)
-    for byte in present:
-        rest = _REST_BY_BYTE.get(byte)
-        if rest is not None:
-            data = data.replace(*rest)
+    present &= _STEPS.keys()
+    if present <= _LONE and b"--" not in data and b"''" not in data:
+        if ascii_only or (utf8 and b"\xc2" not in found):  # (C1 controls are \xc2\x80-\x9f)
+            return text
+    for byte in sorted(present, key=_ORDER.__getitem__):
+        for old, new in _STEPS[byte]:
+            data = data.replace(old, new)
     if not ascii_only:
-        for ch in set(found.decode("utf-8", "surrogatepass")):
-            if ch > "\x7f" and (not utf8 or ch <= "\x9f"):  # UTF-8 output: C1 controls only
+        for ch in set(found.translate(None, _ALL_ASCII).decode("utf-8", "surrogatepass")):
+            if not utf8 or ch <= "\x9f":  # UTF-8 output: C1 control characters only
                 pair = _non_ascii_bytes(ch)
                 if pair is not None:
                     data = data.replace(*pair)
-    for (ch, held), (_, latex) in zip(_HOLD, _HELD, strict=True):
-        if ch[0] in present:
+    for byte, held, latex in _RELEASE:
+        if byte in present:
             data = data.replace(held, latex)
     return data.decode("utf-8", "surrogatepass")
 
@@ -182,21 +187,28 @@ def _needs_protection(word: str, first: bool) -> bool:
     return not first and len(word) == 1 and word.isupper()
 
 
-# a hint that some word may need protecting: a capital after a non-space, a lone capital, or
-# any non-ASCII character (whose case the ASCII classes cannot see)
-_MAYBE_PROTECT_RE = re.compile(r"\S[A-Z]| [A-Z](?: |$)|[^\x00-\x7f]")
-_LONE_CAPITAL_RE = re.compile(r" \w(?: |$)")
+# ASCII letters to "A" (capital) or "a", space to " ", the rest to "x": a title needs a look
+# word by word only if a capital follows another character ("xA", "aA", "AA") or stands alone.
+_CASE_SHAPE = str.maketrans(
+    {chr(c): "A" if chr(c).isupper() else "a" if chr(c).isalpha() else " " if c == 32 else "x"
+     for c in range(128)})
+
+
+def _maybe_protect(title: str) -> bool:
+    if not title.isascii():
+        return True
+    shape = title.translate(_CASE_SHAPE)
+    return ("aA" in shape or "AA" in shape or "xA" in shape or " A " in shape
+            or shape.endswith(" A"))
 
 
 def encode_title(title: str, *, utf8: bool = False) -> str:
     """Like ``encode_latex``, with words a bibliography style must not lower-case in braces."""
     encoded = encode_latex(title, utf8=utf8)
-    if _MAYBE_PROTECT_RE.search(title) is None:
+    if not _maybe_protect(title):
         return encoded
     words = title.split(" ")
-    protect = [i for i, w in enumerate(words) if w[1:] != w[1:].lower()]
-    if _LONE_CAPITAL_RE.search(title):
-        protect = [i for i, w in enumerate(words) if w and _needs_protection(w, i == 0)]
+    protect = [i for i, w in enumerate(words) if w and _needs_protection(w, i == 0)]
     if not protect:
         return encoded
     # encoding neither adds nor removes spaces, so the encoded words line up with the words

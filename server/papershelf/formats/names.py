@@ -58,7 +58,7 @@ def last_name(name: str) -> str:
     return split_name(name)[1]
 
 
-@lru_cache(maxsize=8192)  # bounded: authors recur across a library, memory stays flat
+@lru_cache(maxsize=2048)  # bounded: authors recur across a library; memory stays flat
 def bibtex_name(name: str, utf8: bool = False) -> str:
     """One display name as it goes into a BibTeX ``author`` list."""
     words = name.split()
