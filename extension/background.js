@@ -12,19 +12,30 @@ const ALARM = "papershelf-outbox";
 const RECENT_KEY = "recentSaves";
 const RECENT_MAX = 20;
 
+// chrome.storage.local, with what this worker wrote or read kept in memory: a save must turn
+// into "Saved" within 50 ms, and each storage round trip costs a few. Only this worker writes
+// these keys; settings written by the options page arrive through onChanged.
+const memo = new Map();
 const storage = {
   async get(key) {
-    return (await chrome.storage.local.get(key))[key];
+    if (!memo.has(key)) memo.set(key, (await chrome.storage.local.get(key))[key]);
+    return structuredClone(memo.get(key));
   },
   async set(key, value) {
+    memo.set(key, structuredClone(value));
     await chrome.storage.local.set({ [key]: value });
   },
 };
+chrome.storage.onChanged.addListener((changes, area) => {
+  if (area !== "local") return;
+  for (const [key, { newValue }] of Object.entries(changes)) memo.set(key, newValue);
+});
 
 const outbox = new Outbox({ storage });
 
 async function settings() {
-  const { serverUrl, token } = await chrome.storage.local.get(["serverUrl", "token"]);
+  const serverUrl = await storage.get("serverUrl");
+  const token = await storage.get("token");
   return { serverUrl: normalizeServerUrl(serverUrl || DEFAULT_SERVER_URL), token: token || "" };
 }
 
@@ -62,7 +73,7 @@ async function ensurePaper(api, payload) {
 const senders = {
   async save(api, payload, clientId) {
     const paper = await api.savePaper({ ...payload.paper, client_id: clientId });
-    await remember(paper);
+    remember(paper).catch(() => {}); // the popup's list; the page need not wait for it
     return { paper };
   },
   async note(api, payload, clientId) {
@@ -255,16 +266,39 @@ const handlers = {
   },
 };
 
-chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
+/** The one router: {type, payload} → {ok: true, result} | {ok: false, error}. */
+function dispatch(msg, sender) {
   const handler = msg && typeof msg.type === "string" && Object.hasOwn(handlers, msg.type) ? handlers[msg.type] : null;
-  if (!handler) return false;
-  Promise.resolve()
+  if (!handler) return null;
+  return Promise.resolve()
     .then(() => handler(msg.payload || {}, sender))
     .then(
-      (result) => sendResponse({ ok: true, result }),
-      (err) => sendResponse({ ok: false, error: { message: err.message || String(err), code: err.code || "", status: err.status || 0 } }),
+      (result) => ({ ok: true, result }),
+      (err) => ({ ok: false, error: { message: err.message || String(err), code: err.code || "", status: err.status || 0 } }),
     );
+}
+
+// Extension pages (popup, options) send one-off messages.
+chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
+  const answer = dispatch(msg, sender);
+  if (!answer) return false;
+  answer.then(sendResponse);
   return true; // answer asynchronously
+});
+
+// Content scripts keep a port open: {id, type, payload} in, {id, ok, result | error} out.
+chrome.runtime.onConnect.addListener((port) => {
+  if (port.name !== "papershelf") return;
+  port.onMessage.addListener((msg) => {
+    const answer = dispatch(msg, port.sender) || Promise.resolve({ ok: false, error: { message: `unknown message ${msg && msg.type}` } });
+    answer.then((res) => {
+      try {
+        port.postMessage({ id: msg.id, ...res });
+      } catch {
+        // the page went away
+      }
+    });
+  });
 });
 
 chrome.alarms.onAlarm.addListener((alarm) => {

@@ -47,14 +47,53 @@ let lastHref = location.href;
 // ---------------------------------------------------------------------------------------------
 // Messaging
 
+// A long-lived port to the worker: cheaper per message than runtime.sendMessage, which sets up
+// a channel each time (a save has to show "Saved" within 50 ms). When the worker was stopped the
+// port disconnects; the next message opens a new one.
+let port = null;
+let seq = 0;
+const pending = new Map();
+
+function openPort() {
+  port = chrome.runtime.connect({ name: "papershelf" });
+  port.onMessage.addListener((msg) => {
+    const resolve = pending.get(msg.id);
+    if (resolve) {
+      pending.delete(msg.id);
+      resolve(msg);
+    }
+  });
+  port.onDisconnect.addListener(() => {
+    port = null;
+    for (const resolve of pending.values()) resolve({ ok: false, retry: true });
+    pending.clear();
+  });
+  return port;
+}
+
+function request(type, payload) {
+  return new Promise((resolve) => {
+    const id = ++seq;
+    pending.set(id, resolve);
+    try {
+      (port || openPort()).postMessage({ id, type, payload });
+    } catch (err) {
+      pending.delete(id);
+      resolve({ ok: false, retry: true, error: { message: String(err.message || err) } });
+    }
+  });
+}
+
 async function send(type, payload = {}) {
   let res;
   try {
-    res = await chrome.runtime.sendMessage({ type, payload });
+    res = await request(type, payload);
+    // The worker went away mid-request: ask once more (requests are idempotent by client_id).
+    if (res && res.retry) res = await request(type, payload);
   } catch (err) {
     throw new Error(`papershelf extension unavailable: ${err.message || err}`, { cause: err });
   }
-  if (!res || !res.ok) throw Object.assign(new Error((res && res.error && res.error.message) || "failed"), res && res.error);
+  if (!res || !res.ok) throw Object.assign(new Error((res && res.error && res.error.message) || "papershelf extension unavailable"), res && res.error);
   return res.result;
 }
 
@@ -267,10 +306,14 @@ async function savePaper(element) {
   if (!d) return;
   const info = known.get(d.key);
   if (info && (info.status === "saved" || info.status === "saving")) return; // saving again: nothing to do
+  performance.mark("papershelf:save-start");
   const body = paperBody(element);
   setKnown(d.key, { status: "saving", error: "" });
+  measure("papershelf:save-describe", "papershelf:save-start");
   try {
+    performance.mark("papershelf:save-sent");
     const r = await send("save", { key: d.key, paper: body });
+    measure("papershelf:save-roundtrip", "papershelf:save-sent");
     if (r.status === "queued") setKnown(d.key, { status: "queued" });
     else {
       const prev = known.get(d.key) || {};
