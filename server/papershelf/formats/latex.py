@@ -204,6 +204,8 @@ def _maybe_protect(title: str) -> bool:
 
 def encode_title(title: str, *, utf8: bool = False) -> str:
     """Like ``encode_latex``, with words a bibliography style must not lower-case in braces."""
+    if not title.isprintable():
+        title = as_exported(title)  # control characters are spaces: words must line up below
     encoded = encode_latex(title, utf8=utf8)
     if not _maybe_protect(title):
         return encoded

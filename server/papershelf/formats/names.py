@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .latex import decode_latex, encode_latex
+from .latex import as_exported, decode_latex, encode_latex
 
 # lower-case particles that belong to the last name ("Ludwig van Beethoven" -> "van Beethoven")
 PARTICLES = frozenset(
@@ -60,7 +60,14 @@ def last_name(name: str) -> str:
 
 @lru_cache(maxsize=2048)  # bounded: authors recur across a library; memory stays flat
 def bibtex_name(name: str, utf8: bool = False) -> str:
-    """One display name as it goes into a BibTeX ``author`` list."""
+    """One display name as it goes into a BibTeX ``author`` list.
+
+    In LaTeX output a word that stays UTF-8 (CJK has no LaTeX macro) is made one BibTeX "special
+    character", ``{\\relax 山田}``: styles that cut names to initials or to three-letter labels
+    (abbrv, alpha) would otherwise cut a UTF-8 sequence in half.
+    """
+    if not name.isprintable():
+        name = as_exported(name)  # control characters are spaces in an export
     words = name.split()
     if not words:
         return "{}"
@@ -74,26 +81,20 @@ def bibtex_name(name: str, utf8: bool = False) -> str:
     ):
         return "{" + encode_latex(" ".join(words), utf8=utf8) + "}"
     if len(words) == 2 and words[0] not in PARTICLES:  # the common case: "Wei Jiang"
-        first, last, suffix = words[0], words[1], ""
+        n_first, n_suffix = 1, 0
     else:
-        first, last, suffix = split_name(name)
-    last = _name_part(last, utf8)
-    if not first:
+        first, _, suffix = split_name(name)
+        n_first, n_suffix = len(first.split()), 1 if suffix else 0
+    # one encoding for the whole name; it neither adds nor removes spaces, so words line up
+    encoded = encode_latex(" ".join(words), utf8=utf8)
+    parts = encoded.split(" ")
+    if not utf8 and not encoded.isascii():
+        parts = [w if w.isascii() else "{\\relax " + w + "}" for w in parts]
+    last = " ".join(parts[n_first:len(parts) - n_suffix])
+    if not n_first:
         return last
-    first = _name_part(first, utf8)
-    if suffix:
-        return f"{last}, {_name_part(suffix, utf8)}, {first}"
-    return f"{last}, {first}"
-
-
-def _name_part(part: str, utf8: bool) -> str:
-    """A name part as LaTeX. In LaTeX output a word that stays UTF-8 (CJK has no LaTeX macro) is
-    made one BibTeX "special character", ``{\\relax 山田}``: styles that cut names to initials or
-    to three-letter labels (abbrv, alpha) would otherwise cut a UTF-8 sequence in half."""
-    encoded = encode_latex(part, utf8=utf8)
-    if utf8 or encoded.isascii():
-        return encoded
-    return " ".join(w if w.isascii() else "{\\relax " + w + "}" for w in encoded.split(" "))
+    first = " ".join(parts[:n_first])
+    return f"{last}, {parts[-1]}, {first}" if n_suffix else f"{last}, {first}"
 
 
 def split_at_depth0(value: str, pattern: re.Pattern) -> list[str]:
