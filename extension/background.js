@@ -226,6 +226,13 @@ const handlers = {
   async "get-paper"({ id }) {
     return (await client()).getPaper(id);
   },
+  async "update-note"({ id, body }) {
+    return (await client()).updateNote(id, { body });
+  },
+  async "delete-note"({ id }) {
+    await (await client()).deleteNote(id);
+    return {};
+  },
   async "delete-highlight"({ id }) {
     await (await client()).deleteHighlight(id);
     return {};

@@ -405,13 +405,8 @@ function fillNotesPanel(element, panel) {
   const d = decorated.get(element);
   const info = known.get(d.key) || {};
   const list = panel.querySelector(".notes");
-  list.replaceChildren(
-    ...(info.notes || []).map((n) => {
-      const li = el("li", { "data-papershelf-note": String(n.id) });
-      li.textContent = n.body; // user text: always text
-      return li;
-    }),
-  );
+  // Redraw the list unless a note is being edited (that would throw the typing away).
+  if (!list.querySelector("[data-editing]")) list.replaceChildren(...(info.notes || []).map((n) => noteItem(element, n)));
   const orphans = panel.querySelector(".orphans");
   const lost = info.orphans ? [...info.orphans.values()] : [];
   orphans.replaceChildren();
@@ -424,6 +419,59 @@ function fillNotesPanel(element, panel) {
       orphans.append(item);
     }
   }
+}
+
+function noteItem(element, note) {
+  const li = el("li", { "data-papershelf-note": String(note.id) });
+  li.append(el("span", { "data-papershelf-note-body": "" }, note.body)); // user text: always text
+  if (String(note.id).startsWith("queued-")) {
+    li.append(el("span", { class: "msg" }, " (waiting for the server)"));
+    return li;
+  }
+  const edit = el("button", { type: "button", class: "small", "data-papershelf-action": "edit-note" }, "Edit");
+  const del = el("button", { type: "button", class: "small", "data-papershelf-action": "delete-note" }, "Delete");
+  const msg = el("span", { class: "msg", role: "status" });
+  li.append(" ", edit, del, msg);
+  edit.addEventListener("click", () => editNote(element, li, note));
+  del.addEventListener("click", async () => {
+    if (del.dataset.confirm !== "1") {
+      del.dataset.confirm = "1";
+      del.textContent = "Delete for good?";
+      return;
+    }
+    try {
+      await send("delete-note", { id: note.id });
+      const d = decorated.get(element);
+      const info = known.get(d.key) || {};
+      setKnown(d.key, { notes: (info.notes || []).filter((n) => n.id !== note.id) });
+    } catch (err) {
+      msg.textContent = err.message;
+    }
+  });
+  return li;
+}
+
+function editNote(element, li, note) {
+  const area = el("textarea", { rows: "3", "data-editing": "", "aria-label": "Edit note" });
+  area.value = note.body;
+  const save = el("button", { type: "button", "data-papershelf-action": "update-note" }, "Save");
+  const cancel = el("button", { type: "button" }, "Cancel");
+  const msg = el("span", { class: "msg", role: "status" });
+  li.replaceChildren(area, el("div", { class: "row" }));
+  li.lastChild.append(save, cancel, msg);
+  const d = decorated.get(element);
+  cancel.addEventListener("click", () => li.replaceWith(noteItem(element, note)));
+  save.addEventListener("click", async () => {
+    try {
+      const updated = await send("update-note", { id: note.id, body: area.value });
+      const info = known.get(d.key) || {};
+      li.replaceWith(noteItem(element, updated));
+      setKnown(d.key, { notes: (info.notes || []).map((n) => (n.id === note.id ? updated : n)) });
+    } catch (err) {
+      msg.textContent = err.message;
+    }
+  });
+  area.focus();
 }
 
 async function addNote(element, body) {

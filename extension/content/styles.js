@@ -19,7 +19,9 @@ button:focus-visible { outline: 2px solid #2563eb; outline-offset: 1px; }
 button:disabled { opacity: .6; cursor: default; }
 .panel { margin-top: 8px; padding: 8px; border: 1px solid #e5e7eb; border-radius: 8px; background: #fcfcfd; display: flex; flex-direction: column; gap: 6px; }
 .notes { margin: 0; padding: 0 0 0 16px; max-height: 160px; overflow: auto; }
-.notes li { white-space: pre-wrap; word-break: break-word; margin: 2px 0; }
+.notes li { margin: 4px 0; }
+[data-papershelf-note-body] { white-space: pre-wrap; word-break: break-word; }
+button.small { font-size: 11px; line-height: 14px; padding: 0 6px; margin-left: 4px; color: #4b5563; }
 .orphans-title { font-weight: 600; color: #92400e; }
 .orphan q { font-style: italic; }
 .orphan .comment { color: #6b7280; }

@@ -257,14 +257,16 @@ def test_note_with_markup_is_shown_as_text_and_runs_nothing(connected):
     card.locator('[data-papershelf-action="note"]').click()
     card.locator("textarea[data-papershelf-note-input]").fill(evil)
     card.locator('[data-papershelf-action="save-note"]').click()
-    card.locator("[data-papershelf-note]").first.wait_for()
-    assert card.locator("[data-papershelf-note]").first.inner_text() == evil
+    body = card.locator("[data-papershelf-note-body]").first
+    body.wait_for()
+    assert body.inner_text() == evil
     page.reload()
     wait_marked(page)
     card = paper(page, target["arxiv_id"])
     card.locator('[data-papershelf-action="note"]').click()
-    card.locator("[data-papershelf-note]").first.wait_for()
-    assert card.locator("[data-papershelf-note]").first.inner_text() == evil
+    body = card.locator("[data-papershelf-note-body]").first
+    body.wait_for()
+    assert body.inner_text() == evil
     assert page.locator("img[src='x']").count() == 0
     page.wait_for_timeout(300)
     assert dialogs == []
@@ -453,3 +455,28 @@ def test_highlight_while_server_down_is_sent_once_and_repainted_under_its_id(con
     status, full = server.call("GET", f"/api/papers/{p['id']}")
     assert len(full["highlights"]) == 1
     assert len(server.papers()) == 1
+
+
+def test_notes_can_be_edited_and_deleted_from_the_page(connected):
+    context, _sw, server = connected
+    page = context.new_page()
+    page.goto(TOPIC_URL)
+    wait_marked(page)
+    card = paper(page, PAPERS[8]["arxiv_id"])
+    card.locator('[data-papershelf-action="note"]').click()
+    for text in ("first thought", "second thought"):
+        card.locator("textarea[data-papershelf-note-input]").fill(text)
+        card.locator('[data-papershelf-action="save-note"]').click()
+        card.locator("[data-papershelf-note-body]", has_text=text).wait_for()
+    first = card.locator("[data-papershelf-note]").first
+    first.locator('[data-papershelf-action="edit-note"]').click()
+    first.locator("textarea").fill("first thought, revised")
+    first.locator('[data-papershelf-action="update-note"]').click()
+    card.locator("[data-papershelf-note-body]", has_text="revised").wait_for()
+    second = card.locator("[data-papershelf-note]").nth(1)
+    second.locator('[data-papershelf-action="delete-note"]').click()
+    second.locator('[data-papershelf-action="delete-note"]').click()  # confirm
+    wait_until(lambda: card.locator("[data-papershelf-note]").count() == 1, what="deleted")
+    (p,) = server.papers()
+    status, full = server.call("GET", f"/api/papers/{p['id']}")
+    assert [n["body"] for n in full["notes"]] == ["first thought, revised"]
