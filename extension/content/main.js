@@ -229,6 +229,7 @@ function render(element) {
   const status = d.root.querySelector("[data-papershelf-status]");
   const saved = info.status === "saved";
   save.setAttribute("aria-pressed", saved ? "true" : "false");
+  save.setAttribute("data-papershelf-state", info.status);
   save.textContent = saved ? "Saved" : info.status === "queued" ? "Queued" : info.status === "saving" ? "Saving…" : "Save";
   save.title = saved ? `Saved in papershelf${info.citation_key ? ` as ${info.citation_key}` : ""}` : info.status === "queued" ? "Waiting for the papershelf server; it will be sent when it is back" : "Save to papershelf";
   const orphans = (info.orphans && info.orphans.size) || 0;
