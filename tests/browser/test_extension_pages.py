@@ -227,6 +227,10 @@ def test_save_while_server_down_arrives_once_when_it_is_back(connected):
     wait_until(lambda: save_button(page, target["arxiv_id"]).inner_text().strip() == "Queued",
                what="Queued")
     # Saving again while down does not queue it twice.
+    save_button(page, target["arxiv_id"]).click()
+    page.wait_for_timeout(300)
+    wait_until(lambda: save_button(page, target["arxiv_id"]).inner_text().strip() == "Queued",
+               what="still Queued")
     queued = sw.evaluate("async () => (await chrome.storage.local.get('outbox')).outbox.length")
     assert queued == 1
     badge = sw.evaluate("() => chrome.action.getBadgeText({})")
