@@ -117,6 +117,7 @@ def test_export_never_shows_another_users_papers(client, alice, bob, annotated):
 
 @pytest.mark.parametrize("params", [
     {"format": "docx"}, {"notes_field": "x"}, {"encoding": "latin1"}, {"ids": "1,a"},
+    {"ids": str(2**70)}, {"ids": "-1"},
     {"abstract": "maybe"}, {"bogus": "1"},
 ])
 def test_bad_export_parameters_are_validation_errors(client, alice, params):
@@ -217,6 +218,9 @@ def test_csljson_import(client, alice):
     ("csljson", b"{not json"),
     ("json", b'{"format": "something-else"}'),
     ("bibtex", b"\xff\xfe\x00garbage"),
+    ("csljson", b"[" * 100_000),
+    ("json", b"[" * 100_000),
+    (None, b"{" * 5000),
     (None, b"   "),
 ])
 def test_a_malformed_file_is_422_and_changes_nothing(client, alice, saved, fmt, body):

@@ -25,6 +25,8 @@ class _Ids(fields.Field):
             raise ValidationError("a comma-separated list of paper ids") from e
         if len(ids) > 10_000:
             raise ValidationError("at most 10,000 ids")
+        if any(not 0 < i < 2**31 for i in ids):
+            raise ValidationError("paper ids are positive integers")
         return ids
 
 

@@ -3,13 +3,14 @@
 Nothing here knows about Flask, peewee or the rest of papershelf. A *record* is the plain dict the
 server hands out for a paper (see ``backup.py`` for the full shape). Writers take an iterable of
 records and yield text chunks, so an HTTP response or a CLI run streams with flat memory; callers
-pass records already ordered by citation key (the store does that with an ``ORDER BY``), which is
-what makes an export deterministic. Readers take text and return ``(records, skipped)``; a file
+pass records already ordered by citation key (``services.transfer`` does), which is what makes an
+export deterministic. Readers take text and return ``(records, skipped)``; a file
 that cannot be read at all raises :class:`FormatError`.
 """
 
 from __future__ import annotations
 
+import importlib
 import re
 
 
@@ -21,8 +22,7 @@ class FormatError(ValueError):
         self.message = message
 
 
-# name -> (media type, file extension). The writers themselves are looked up lazily in
-# ``writer_for`` so that importing this package stays cheap.
+# name -> (media type, file extension)
 EXPORT_FORMATS: dict[str, tuple[str, str]] = {
     "bibtex": ("application/x-bibtex; charset=utf-8", "bib"),
     "biblatex": ("application/x-bibtex; charset=utf-8", "bib"),
@@ -33,57 +33,37 @@ EXPORT_FORMATS: dict[str, tuple[str, str]] = {
     "json": ("application/json; charset=utf-8", "json"),
 }
 
-IMPORT_FORMATS = ("bibtex", "csljson", "json")
+# name -> (module, function); imported on first use so that importing this package stays cheap
+_WRITERS = {
+    "bibtex": ("bibtex", "write_bibtex"),
+    "biblatex": ("bibtex", "write_biblatex"),
+    "csljson": ("csljson", "write_csljson"),
+    "ris": ("ris", "write_ris"),
+    "markdown": ("markdown", "write_markdown"),
+    "jsonld": ("jsonld", "write_jsonld"),
+    "json": ("backup", "write_backup"),
+}
+_READERS = {
+    "bibtex": ("bibtex", "read_bibtex"),
+    "csljson": ("csljson", "read_csljson"),
+    "json": ("backup", "read_backup"),
+}
+IMPORT_FORMATS = tuple(_READERS)
+
+
+def _load(table: dict, name: str):
+    module, function = table[name]  # KeyError when unknown
+    return getattr(importlib.import_module(f"{__name__}.{module}"), function)
 
 
 def writer_for(name: str):
     """The writer function for an export format name (``KeyError`` when unknown)."""
-    if name not in EXPORT_FORMATS:
-        raise KeyError(name)
-    if name == "bibtex":
-        from .bibtex import write_bibtex
-
-        return write_bibtex
-    if name == "biblatex":
-        from .bibtex import write_biblatex
-
-        return write_biblatex
-    if name == "csljson":
-        from .csljson import write_csljson
-
-        return write_csljson
-    if name == "ris":
-        from .ris import write_ris
-
-        return write_ris
-    if name == "markdown":
-        from .markdown import write_markdown
-
-        return write_markdown
-    if name == "jsonld":
-        from .jsonld import write_jsonld
-
-        return write_jsonld
-    from .backup import write_backup
-
-    return write_backup
+    return _load(_WRITERS, name)
 
 
 def reader_for(name: str):
     """The reader function for an import format name (``KeyError`` when unknown)."""
-    if name == "bibtex":
-        from .bibtex import read_bibtex
-
-        return read_bibtex
-    if name == "csljson":
-        from .csljson import read_csljson
-
-        return read_csljson
-    if name == "json":
-        from .backup import read_backup
-
-        return read_backup
-    raise KeyError(name)
+    return _load(_READERS, name)
 
 
 def new_record(**fields) -> dict:
@@ -145,6 +125,13 @@ def journal_doi(record: dict) -> str | None:
 
 def notes_in_order(record: dict) -> list[dict]:
     return sorted(record.get("notes") or [], key=lambda n: (n.get("created_at") or "", n.get("id") or 0))
+
+
+def highlight_line(h: dict) -> str:
+    """A highlight as a line of text: the quote, then its comment."""
+    exact = h.get("exact") or ""
+    comment = h.get("comment")
+    return f"“{exact}” — {comment}" if comment else f"“{exact}”"
 
 
 _FIELD_ORDER = {"title": 0, "abstract": 1}

@@ -67,7 +67,7 @@ def read_backup(text: str) -> tuple[list[dict], list[dict]]:
     """
     try:
         data = json.loads(text)
-    except (ValueError, TypeError) as error:
+    except (ValueError, TypeError, RecursionError) as error:
         raise FormatError(f"not a JSON backup: {error}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise FormatError(f'not a papershelf backup: expected {{"format": "{FORMAT}", …}}')

@@ -21,6 +21,7 @@ from functools import lru_cache
 from . import (
     FormatError,
     find_arxiv_id,
+    highlight_line,
     highlights_in_order,
     is_arxiv_doi,
     is_arxiv_url,
@@ -79,10 +80,7 @@ def annotation_text(record: dict) -> str:
                 highlights = sorted(highlights, key=_highlight_key)
             except (KeyError, TypeError):
                 highlights = highlights_in_order(record)
-        for h in highlights:
-            comment = h.get("comment")
-            exact = h.get("exact") or ""
-            parts.append(f"“{exact}” — {comment}" if comment else f"“{exact}”")
+        parts += [highlight_line(h) for h in highlights]
     text = "\n\n".join([p for p in parts if p and not p.isspace()])
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
@@ -293,7 +291,10 @@ def read_bibtex(text: str) -> tuple[list[dict], list[dict]]:
         raise FormatError("the file is not text")
     if not text.strip():
         return [], []
-    library = bibtexparser.parse_string(text)
+    try:
+        library = bibtexparser.parse_string(text)
+    except Exception as error:  # noqa: BLE001 - any failure of the parser means "not BibTeX"
+        raise FormatError(f"not valid BibTeX: {str(error)[:200]}") from None
     skipped = []
     for block in library.failed_blocks:
         if isinstance(block, DuplicateBlockKeyBlock):

@@ -140,7 +140,7 @@ def read_csljson(text: str) -> tuple[list[dict], list[dict]]:
     """Records from a CSL-JSON array, and the items skipped (``{"index", "reason"}``)."""
     try:
         data = json.loads(text)
-    except (ValueError, TypeError) as error:
+    except (ValueError, TypeError, RecursionError) as error:
         raise FormatError(f"not CSL-JSON: {error}") from None
     if isinstance(data, dict) and isinstance(data.get("items"), list):
         data = data["items"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from . import highlights_in_order, journal_doi, notes_in_order
+from . import highlight_line, highlights_in_order, journal_doi, notes_in_order
 from .names import is_organisation, split_name
 
 EOL = "\r\n"  # the RIS specification's line end
@@ -54,11 +54,7 @@ def _record(record: dict, abstract: bool) -> str:
         lines.append(("AB", record["abstract"]))
     lines += [("KW", t) for t in record.get("tags") or []]
     lines += [("N1", n.get("body") or "") for n in notes_in_order(record)]
-    for h in highlights_in_order(record):
-        text = f"“{h.get('exact') or ''}”"
-        if h.get("comment"):
-            text += f" — {h['comment']}"
-        lines.append(("N1", text))
+    lines += [("N1", highlight_line(h)) for h in highlights_in_order(record)]
     out = [f"{tag}  - {_one_line(value)}" for tag, value in lines if tag == "TY" or value.strip()]
     out.append("ER  - ")
     return EOL.join(out) + EOL
