@@ -58,8 +58,12 @@ def main():
 @click.option("--threads", default=8, show_default=True, type=int)
 def serve(host, port, data_dir, threads):
     """Serve the API and the library page (waitress)."""
+    import logging
+
     import waitress
 
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("waitress.queue").setLevel(logging.WARNING)
     app = make_app(data_dir)
     token = first_start(app)
     if token:

@@ -37,7 +37,7 @@ def create_paper():
     data = json_body(PAPER_CREATE_SCHEMA)
     paper, created = papers.save_paper(
         current_user(), data, enrich=enrichment_enabled(current_app.config))
-    if created and paper.enrichment == "pending":
+    if paper.enrichment == "pending":
         _wake_enrichment()
     return papers.paper_detail(paper), 201 if created else 200
 
@@ -69,7 +69,11 @@ def get_paper(paper_id):
      body=PaperPatchSchema, responses={200: PaperSchema})
 def update_paper(paper_id):
     data = json_body(PAPER_PATCH_SCHEMA, partial=True)
-    return papers.paper_detail(papers.update_paper(current_user(), paper_id, data))
+    paper = papers.update_paper(current_user(), paper_id, data,
+                                enrich=enrichment_enabled(current_app.config))
+    if paper.enrichment == "pending":
+        _wake_enrichment()
+    return papers.paper_detail(paper)
 
 
 @bp.delete("/papers/<id:paper_id>")

@@ -164,6 +164,9 @@ def _save(user, data, fields, tags, enrich) -> tuple[Paper, bool]:
     paper = _find_existing(user, data)
     if paper is not None:
         changed = _merge_page_fields(paper, data)
+        if enrich and paper.arxiv_id and paper.enrichment is None:
+            queue_enrichment(paper)  # saved while enrichment was off
+            changed = True
         if tags:
             current = tag_names(paper)
             extra = [t for t in tags if t.casefold() not in {c.casefold() for c in current}]
@@ -194,7 +197,15 @@ def _save(user, data, fields, tags, enrich) -> tuple[Paper, bool]:
     return paper, True
 
 
-def update_paper(user: User, paper_id: int, data: dict) -> Paper:
+def queue_enrichment(paper: Paper) -> None:
+    """Put a paper (back) in the store's enrichment queue, due now."""
+    paper.enrichment = "pending"
+    paper.enrichment_reason = None
+    paper.enrichment_due = utcnow()
+    paper.enrichment_attempts = 0
+
+
+def update_paper(user: User, paper_id: int, data: dict, *, enrich: bool = False) -> Paper:
     """A person's edit: applied as given, and remembered so no page save overwrites it."""
     data = dict(data)
     with write_transaction():
@@ -230,6 +241,8 @@ def update_paper(user: User, paper_id: int, data: dict) -> Paper:
             set_tags(paper, tags)
             if "tags" not in edited:
                 edited.append("tags")
+        if enrich and paper.arxiv_id and "arxiv_id" in data:
+            queue_enrichment(paper)  # a new arXiv id: complete the paper from it
         paper.edited_fields = edited
         paper.updated_at = utcnow()
         paper.save()

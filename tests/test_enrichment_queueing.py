@@ -1,0 +1,68 @@
+"""When a paper enters the enrichment queue: saves, re-saves, arXiv id edits; and the team
+server's one-enricher-per-host rule."""
+
+QUEUED = {"ARXIV_API": "http://127.0.0.1:9/api/query", "ENRICH_IN_BACKGROUND": False}
+
+
+def test_a_paper_saved_while_enrichment_was_off_is_queued_on_its_next_save(make_app, tmp_path):
+    from papershelf.services import auth
+
+    off = make_app()
+    with off.extensions["papershelf_db"].connection_context():
+        token = auth.create_token(auth.get_or_create_user("alice"))
+    h = {"Authorization": f"Bearer {token}"}
+    body = {"title": "T", "arxiv_id": "2603.01001"}
+    assert off.test_client().post("/api/papers", json=body, headers=h).json["enrichment"]["state"] is None
+    on = make_app(**QUEUED)
+    r = on.test_client().post("/api/papers", json=body, headers=h)
+    assert r.status_code == 200 and r.json["enrichment"]["state"] == "pending"
+
+
+def test_changing_the_arxiv_id_requeues_the_paper(make_app):
+    from papershelf.services import auth
+
+    app = make_app(**QUEUED)
+    with app.extensions["papershelf_db"].connection_context():
+        token = auth.create_token(auth.get_or_create_user("alice"))
+    c, h = app.test_client(), {"Authorization": f"Bearer {token}"}
+    paper = c.post("/api/papers", json={"title": "No id yet"}, headers=h).json
+    assert paper["enrichment"]["state"] is None
+    r = c.patch(f"/api/papers/{paper['id']}", json={"arxiv_id": "arXiv:2603.01002v2"}, headers=h)
+    assert r.json["arxiv_id"] == "2603.01002" and r.json["enrichment"]["state"] == "pending"
+    r = c.patch(f"/api/papers/{paper['id']}", json={"title": "Renamed"}, headers=h)
+    assert r.json["enrichment"]["state"] == "pending"
+
+
+class _GunicornWorker:
+    """What gunicorn hands post_worker_init: an object whose .wsgi is the loaded app."""
+
+    def __init__(self, app):
+        self.wsgi = app
+
+
+def test_only_one_gunicorn_worker_per_host_runs_the_enricher(make_app):
+    import subprocess
+    import sys
+    import textwrap
+
+    from papershelf import gunicorn_conf
+
+    first = make_app(ARXIV_API="http://127.0.0.1:9/api/query")
+    try:
+        gunicorn_conf.post_worker_init(_GunicornWorker(first))
+        assert first.extensions["papershelf_enricher"].running
+        # A second worker is another process: it cannot take the lock while the first holds it.
+        code = textwrap.dedent(f"""
+            import fcntl, sys
+            f = open({str(first.config['DATA_DIR'] + '/enrichment.lock')!r}, 'w')
+            try:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                sys.exit(3)
+        """)
+        assert subprocess.run([sys.executable, "-c", code]).returncode == 3
+    finally:
+        first.extensions["papershelf_enricher"].stop()
+        if gunicorn_conf._lock_file:
+            gunicorn_conf._lock_file.close()
+            gunicorn_conf._lock_file = None
