@@ -75,6 +75,7 @@ def test_export_is_deterministic_and_sorted_by_citation_key(client, alice, annot
     ({"tag": "agents"}, {"jiang2026asymmetric"}),
     ({"tag": "nope"}, set()),
     ({"q": "zebra"}, {"aardvark2020zebra"}),
+    ({"topic": "LLM Agent Training"}, {"jiang2026asymmetric"}),
 ])
 def test_export_filters(client, alice, annotated, params, expected):
     save(client, alice, title="Zebra paper", authors=["Aaron Aardvark"], published="2020-01-01")

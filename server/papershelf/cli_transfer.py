@@ -38,6 +38,7 @@ def register(main) -> None:
                   help="file to write (default: stdout)")
     @click.option("--user", "user_name", default="me", show_default=True)
     @click.option("--tag", help="only papers with this tag")
+    @click.option("--topic", help="only papers from this topic page")
     @click.option("--ids", help="only these paper ids (comma-separated)")
     @click.option("--q", "q", help="only papers matching this search")
     @click.option("--no-abstract", is_flag=True, help="leave abstracts out")
@@ -46,8 +47,8 @@ def register(main) -> None:
     @click.option("--encoding", type=click.Choice(["latex", "utf8"]), default="latex",
                   show_default=True, help="utf8 keeps non-ASCII text (biber)")
     @click.option("--data-dir", type=click.Path(file_okay=False))
-    def export_command(fmt, output, user_name, tag, ids, q, no_abstract, notes_field, encoding,
-                       data_dir):
+    def export_command(fmt, output, user_name, tag, topic, ids, q, no_abstract, notes_field,
+                       encoding, data_dir):
         """Export papers with their notes and highlights (BibTeX by default)."""
         from papershelf.cli import make_app
         from papershelf.formats import writer_for
@@ -56,7 +57,7 @@ def register(main) -> None:
         app = make_app(data_dir)
         with app.extensions["papershelf_db"].connection_context():
             user = _user(user_name)
-            records = transfer.export_records(user, q=q, tag=tag, ids=_ids(ids))
+            records = transfer.export_records(user, q=q, tag=tag, topic=topic, ids=_ids(ids))
             to_file = output != "-"
             written = 0
 

@@ -33,6 +33,7 @@ class _Ids(fields.Field):
 class ExportQuerySchema(StrictSchema):
     format = fields.String(load_default="bibtex", validate=validate.OneOf(list(EXPORT_FORMATS)))
     tag = fields.String(validate=validate.Length(max=TAG_LEN))
+    topic = fields.String(validate=validate.Length(max=TAG_LEN))
     ids = _Ids(metadata={"description": "comma-separated paper ids"})
     q = fields.String(validate=validate.Length(max=500))
     abstract = fields.Boolean(load_default=True, truthy={"1", "true", "yes", "on"},

@@ -43,9 +43,10 @@ _SCHEMA_FIELDS = (*papers.PAGE_FIELDS, "tags")
 
 
 def export_records(user: User, *, q: str | None = None, tag: str | None = None,
-                   ids: list[int] | None = None) -> Iterator[dict]:
+                   topic: str | None = None, ids: list[int] | None = None) -> Iterator[dict]:
     """The user's papers matching the filters, as records, in citation-key order, streamed."""
-    query = papers.filtered(user, q=q, tag=tag, ids=ids).select(Paper.id, Paper.citation_key)
+    query = (papers.filtered(user, q=q, tag=tag, topic=topic, ids=ids)
+             .select(Paper.id, Paper.citation_key))
     order = sorted(query.tuples(), key=lambda row: (row[1], row[0]))
     for i in range(0, len(order), BATCH):
         batch_ids = [pid for pid, _ in order[i:i + BATCH]]
@@ -53,9 +54,10 @@ def export_records(user: User, *, q: str | None = None, tag: str | None = None,
         yield from records.paper_records([rows[pid] for pid in batch_ids if pid in rows])
 
 
-def export_chunks(user: User, fmt: str, *, q=None, tag=None, ids=None, **options) -> Iterator[str]:
+def export_chunks(user: User, fmt: str, *, q=None, tag=None, topic=None, ids=None,
+                  **options) -> Iterator[str]:
     """The export file, in chunks. ``options``: abstract, notes_field, encoding."""
-    return writer_for(fmt)(export_records(user, q=q, tag=tag, ids=ids), **options)
+    return writer_for(fmt)(export_records(user, q=q, tag=tag, topic=topic, ids=ids), **options)
 
 
 def export_filename(fmt: str, tag: str | None = None, today: str | None = None) -> str:
