@@ -311,3 +311,22 @@ def test_a_malformed_file_raises_a_clear_error(text):
 
 def test_an_empty_file_reads_as_nothing():
     assert read_bibtex("  \n") == ([], [])
+
+
+_name = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), min_size=1,
+                max_size=30).filter(lambda n: n.strip())
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(names=st.lists(_name, min_size=1, max_size=4), tags=st.lists(_name, max_size=3))
+def test_any_author_names_and_tags_survive_export_and_import(names, tags):
+    record = by_key("jiang2026asymmetric")
+    record.update(authors=names, tags=tags)
+    text = export([record])
+    pybtex_parse(text)
+    bibtexparser_parse(text)
+    (back,), skipped = read_bibtex(text)
+    assert skipped == []
+    assert back["authors"] == [" ".join(n.split()) for n in names]
+    assert back["tags"] == [" ".join(t.split()) for t in tags]
+    assert "".join(write_bibtex([back])) == text
