@@ -172,15 +172,21 @@ def test_highlight_is_painted_again_after_reload_and_survives_reorder(connected)
     target = PAPERS[1]
     quote = "unified infrastructure"
     select_text(page, target["arxiv_id"], quote)
+    page.locator('[data-color="green"]').click()
+    page.locator('input[aria-label="Comment"]').fill("compare with <b>LLaMA-Factory</b>")
     page.locator('[data-papershelf-action="highlight"]').click()
     mark = page.locator(f'[data-papershelf-paper="{target["arxiv_id"]}"] [data-papershelf-highlight]')
     mark.first.wait_for()
     assert mark.first.inner_text() == quote
+    assert mark.first.get_attribute("data-papershelf-color") == "green"
+    assert mark.first.get_attribute("title") == "compare with <b>LLaMA-Factory</b>"
+    assert page.locator("b", has_text="LLaMA-Factory").count() == 0
     stored = server.papers()
     assert [p["arxiv_id"] for p in stored] == [target["arxiv_id"]], "highlighting saves the paper"
     status, full = server.call("GET", f"/api/papers/{stored[0]['id']}")
     (h,) = full["highlights"]
     assert h["exact"] == quote and h["field"] == "abstract"
+    assert h["color"] == "green" and h["comment"] == "compare with <b>LLaMA-Factory</b>"
     assert target["abstract"][h["start"]:h["end"]] == quote
     assert target["abstract"][:h["start"]].endswith(h["prefix"])
 
