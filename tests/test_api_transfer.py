@@ -184,6 +184,14 @@ def test_importing_the_same_file_again_changes_nothing(client, alice):
     assert sum(len(p["notes"]) for p in papers) == 1
 
 
+def test_a_paper_without_identifiers_is_not_duplicated_by_a_second_import(client, alice):
+    bib = "@book{knuth1968art, title = {The Art of Computer Programming}, author = {Knuth, Donald}}"
+    assert client.post("/api/import", data=bib.encode(), headers=alice).json["created"] == 1
+    r = client.post("/api/import", data=bib.encode(), headers=alice)
+    assert (r.json["created"], r.json["updated"]) == (0, 0)
+    assert len(client.get("/api/papers", headers=alice).json["items"]) == 1
+
+
 def test_import_merges_with_a_saved_paper_by_arxiv_id(client, alice, saved):
     bib = ("@misc{other2026key, title = {Different title}, eprint = {2603.29001},"
            " archivePrefix = {arXiv}, keywords = {merged}, annote = {From the file}}")

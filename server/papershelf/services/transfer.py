@@ -199,6 +199,15 @@ def _add_highlights(user: User, paper: Paper, highlights: list[dict]) -> bool:
     return added
 
 
+def _same_unidentified(user: User, data: dict, record: dict) -> Paper | None:
+    """A paper with no arXiv id, DOI or URL has no identity to merge by; the same citation key
+    and title make it the same paper, so that importing a file twice does not duplicate it."""
+    if any(data.get(k) for k in papers.IDENTITY_FIELDS) or not record.get("citation_key"):
+        return None
+    return Paper.get_or_none((Paper.user == user) & (Paper.citation_key == record["citation_key"])
+                             & (Paper.title == data["title"]))
+
+
 def _restore_exactly(user: User, paper: Paper, record: dict) -> None:
     """A backup's paper, just created: the key, timestamps, edits and enrichment it had."""
     key = record.get("citation_key")
@@ -234,7 +243,11 @@ def import_records(user: User, fmt: str, found: list[dict], skipped: list[dict],
                 report["errors"].append({**_where(index, record), "reason": "invalid fields",
                                          "fields": error.messages})
                 continue
-            paper, created = papers.save_paper(user, data)
+            paper = _same_unidentified(user, data, record)
+            if paper is not None:
+                created = False
+            else:
+                paper, created = papers.save_paper(user, data)
             changed = created or paper.updated_at >= started
             if created and not backup:
                 key = record.get("citation_key")
