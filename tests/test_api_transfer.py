@@ -192,6 +192,19 @@ def test_a_paper_without_identifiers_is_not_duplicated_by_a_second_import(client
     assert len(client.get("/api/papers", headers=alice).json["items"]) == 1
 
 
+def test_reimporting_an_export_does_not_turn_highlights_into_a_note(client, alice, saved):
+    exact = "strong reasoning"
+    start = saved["abstract"].index(exact)
+    client.post(f"/api/papers/{saved['id']}/highlights", headers=alice,
+                json={"exact": exact, "start": start, "end": start + len(exact)})
+    r = client.post("/api/import", data=export(client, alice).data, headers=alice)
+    assert (r.json["created"], r.json["updated"]) == (0, 0)
+    paper = client.get(f"/api/papers/{saved['id']}", headers=alice).json
+    assert paper["notes"] == []
+    # BibTeX knows the month and "and others": the store's day and "+3" stay
+    assert (paper["published"], paper["authors_more"]) == ("2026-03-31", 3)
+
+
 def test_import_merges_with_a_saved_paper_by_arxiv_id(client, alice, saved):
     bib = ("@misc{other2026key, title = {Different title}, eprint = {2603.29001},"
            " archivePrefix = {arXiv}, keywords = {merged}, annote = {From the file}}")

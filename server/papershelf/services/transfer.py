@@ -150,15 +150,18 @@ def _valid_highlight(h: dict) -> bool:
         return False
 
 
-def _add_notes(user: User, paper: Paper, notes: list[dict], exact: bool) -> bool:
+def _add_notes(user: User, paper: Paper, notes: list[dict], *, exact: bool, fresh: bool) -> bool:
     """Add the notes this paper lacks (same body = same note). ``exact`` (a backup): keep their
     timestamps. Otherwise a note equal to the paper's own notes-and-highlights text, as a BibTeX
-    or CSL-JSON export writes it, is that export coming back and adds nothing."""
+    or CSL-JSON export writes it, is that export coming back and adds nothing. ``fresh``: the
+    paper was just created, it has nothing yet."""
     if not notes:
         return False
-    have = {body for (body,) in Note.select(Note.body).where(Note.paper == paper.id).tuples()}
-    if not exact and have:
-        have.add(annotation_text(records.paper_records([paper])[0]))
+    have = set()
+    if not fresh:
+        have = {body for (body,) in Note.select(Note.body).where(Note.paper == paper.id).tuples()}
+        if not exact:
+            have.add(annotation_text(records.paper_records([paper])[0]))
     added = False
     for note in notes:
         body = note.get("body")
@@ -197,6 +200,23 @@ def _add_highlights(user: User, paper: Paper, highlights: list[dict]) -> bool:
         have.add((field, h["start"], h["end"], h["exact"]))
         added = True
     return added
+
+
+_ADDITIVE = ("tags", "topics", *papers.IDENTITY_FIELDS)
+
+
+def _gaps_only(user: User, data: dict) -> dict:
+    """What a file may change of a paper already saved: only what the paper lacks (and more tags
+    and topics). A file is often coarser than the store (BibTeX has the month, not the day, and
+    "and others", not how many), so it never overwrites what the store knows."""
+    existing = papers._find_existing(user, data)
+    if existing is None:
+        return data
+    kept = {k: v for k, v in data.items()
+            if k in _ADDITIVE or getattr(existing, k, None) in (None, "", [], 0)}
+    if existing.authors:
+        kept.pop("authors_more", None)
+    return kept
 
 
 def _same_unidentified(user: User, data: dict, record: dict) -> Paper | None:
@@ -247,14 +267,15 @@ def import_records(user: User, fmt: str, found: list[dict], skipped: list[dict],
             if paper is not None:
                 created = False
             else:
-                paper, created = papers.save_paper(user, data)
+                paper, created = papers.save_paper(user, _gaps_only(user, data))
             changed = created or paper.updated_at >= started
             if created and not backup:
                 key = record.get("citation_key")
                 if key != paper.citation_key and _free_key(user, key):
                     paper.citation_key = key  # keep the key the user's LaTeX files cite
                     paper.save()
-            notes_added = _add_notes(user, paper, record.get("notes") or [], exact=backup)
+            notes_added = _add_notes(user, paper, record.get("notes") or [], exact=backup,
+                                     fresh=created)
             highlights_added = _add_highlights(user, paper, record.get("highlights") or [])
             if created and backup:
                 _restore_exactly(user, paper, record)
