@@ -41,14 +41,24 @@ _KEY_UNSAFE = re.compile(r"[^A-Za-z0-9_\-:./+]")
 _URL_UNSAFE = re.compile(r"[{}\\\s\"]")
 
 
+# (a bytes.translate that deletes the harmless characters is the quick test: this machine's
+# regular expressions cost more than the rest of an entry)
+_KEY_SAFE = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-:./+"
+_URL_SAFE = bytes(b for b in range(33, 128) if b not in b'{}\\"')
+
+
 def safe_key(key: str | None) -> str:
     """A citation key BibTeX accepts (characters that would break the entry become ``-``)."""
+    if key and key.isascii() and not key.encode().translate(None, _KEY_SAFE):
+        return key
     return _KEY_UNSAFE.sub("-", key or "") or "paper"
 
 
 def _verbatim(value: str) -> str:
     """A URL or DOI: written as is (styles print it with ``\\url``), braces and spaces escaped
     the URL way so they cannot touch the entry's structure."""
+    if value.isascii() and not value.encode().translate(None, _URL_SAFE):
+        return value
     return _URL_UNSAFE.sub(lambda m: f"%{ord(m.group()):02X}", value)
 
 
