@@ -56,24 +56,29 @@ def call(base: str, method: str, path: str, token: str | None = None, body=None,
 class ServerProcess:
     """`papershelf serve` in a child process, as a user starts it."""
 
-    def __init__(self, data_dir, port=None, env=None, args=()):
+    def __init__(self, data_dir, port=None, env=None, args=(), data_dir_flag=True):
         self.data_dir = str(data_dir)
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, "PAPERSHELF_ARXIV_API": "off", **(env or {})}
         self.args = list(args)
+        self.data_dir_flag = data_dir_flag  # False: the server finds its data dir by itself
         self.proc = None
-        self.output = ""
+        # A file, not a pipe: a chatty server can never block on a full pipe.
+        self.log_path = os.path.join(os.path.dirname(os.path.abspath(self.data_dir)),
+                                     f"serve-{self.port}.log")
 
     def start(self, timeout=20):
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "papershelf", "serve", "--port", str(self.port),
-             "--data-dir", self.data_dir, *self.args],
-            env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        os.makedirs(os.path.dirname(self.log_path), exist_ok=True)
+        with open(self.log_path, "a") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "papershelf", "serve", "--port", str(self.port),
+                 *(["--data-dir", self.data_dir] if self.data_dir_flag else []), *self.args],
+                env=self.env, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"papershelf serve exited: {self.proc.stdout.read()}")
+                raise RuntimeError(f"papershelf serve exited: {self.output}")
             try:
                 if call(self.base, "GET", "/api/health", timeout=1)[0] == 200:
                     return self
@@ -93,7 +98,6 @@ class ServerProcess:
         if self.proc and self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait(timeout=10)
-        self._collect()
 
     def stop(self):
         if self.proc and self.proc.poll() is None:
@@ -103,12 +107,15 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
-        self._collect()
 
-    def _collect(self):
-        if self.proc and self.proc.stdout and not self.proc.stdout.closed:
-            self.output += self.proc.stdout.read()
-            self.proc.stdout.close()
+    @property
+    def output(self) -> str:
+        """What the server printed so far."""
+        try:
+            with open(self.log_path) as f:
+                return f.read()
+        except FileNotFoundError:
+            return ""
 
     def __enter__(self):
         return self.start()

@@ -25,22 +25,9 @@ def test_first_serve_creates_me_prints_token_once_and_writes_it_0600(tmp_path):
 
 def test_serve_honours_data_dir_from_the_environment(tmp_path):
     data = tmp_path / "env-data"
-    server = ServerProcess(tmp_path / "unused", env={"PAPERSHELF_DATA_DIR": str(data)})
-    server.proc = subprocess.Popen(
-        [sys.executable, "-m", "papershelf", "serve", "--port", str(server.port)],
-        env=server.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        import time
-
-        for _ in range(100):
-            try:
-                if call(server.base, "GET", "/api/health", timeout=1)[0] == 200:
-                    break
-            except OSError:
-                time.sleep(0.1)
-        assert (data / "token").exists()
-    finally:
-        server.stop()
+    with ServerProcess(data, env={"PAPERSHELF_DATA_DIR": str(data)}, data_dir_flag=False) as server:
+        assert call(server.base, "GET", "/api/papers", server.token)[0] == 200
+    assert (data / "papershelf.db").exists()
 
 
 def test_token_create_makes_a_working_token_for_a_new_user(tmp_path):

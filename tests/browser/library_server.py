@@ -5,94 +5,32 @@ without it), and a page that records every dialog, console error and uncaught ex
 Test modules import the fixtures by name: ``from library_server import chromium, library, page``.
 """
 
-import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
 from tests._require import require_or_skip
+from tests.live import ServerProcess, call
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run"]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class LibraryServer:
+class LibraryServer(ServerProcess):
     """`papershelf serve` as a child process, with a few API helpers for seeding data."""
 
     def __init__(self, data_dir: Path):
-        self.data_dir = data_dir
-        self.port = _free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.log = data_dir.parent / "serve.log"
-        self.proc = None
-
-    def start(self, timeout=30):
-        env = {**os.environ, "PAPERSHELF_ARXIV_API": "off"}
-        env.pop("PAPERSHELF_DATA_DIR", None)
-        env.pop("PAPERSHELF_DATABASE_URL", None)
-        with open(self.log, "a") as log:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "papershelf", "serve", "--host", "127.0.0.1",
-                 "--port", str(self.port), "--data-dir", str(self.data_dir)],
-                env=env, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"papershelf serve exited:\n{self.log.read_text()}")
-            try:
-                if self.call("GET", "/api/health", auth=False)[0] == 200:
-                    return self
-            except OSError:
-                pass
-            time.sleep(0.1)
-        self.stop()
-        raise RuntimeError(f"papershelf serve did not answer:\n{self.log.read_text()}")
-
-    def stop(self):
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-
-    @property
-    def token(self) -> str:
-        return (self.data_dir / "token").read_text().strip()
+        super().__init__(data_dir, env={"PAPERSHELF_DATA_DIR": "", "PAPERSHELF_DATABASE_URL": ""})
+        self.data_dir = Path(data_dir)
 
     def call(self, method, path, body=None, *, auth=True, token=None):
         """(status, JSON or None) of one API call with the bearer token."""
-        data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(self.base + path, data=data, method=method)
-        if body is not None:
-            req.add_header("Content-Type", "application/json")
-        if auth:
-            req.add_header("Authorization", f"Bearer {token or self.token}")
-        try:
-            with urllib.request.urlopen(req, timeout=10) as resp:
-                raw = resp.read()
-                return resp.status, (json.loads(raw) if raw else None)
-        except urllib.error.HTTPError as e:
-            raw = e.read()
-            try:
-                return e.code, (json.loads(raw) if raw else None)
-            except ValueError:
-                return e.code, None
+        return call(self.base, method, path, (token or self.token) if auth else None, body,
+                    timeout=10)
 
     def ok(self, method, path, body=None):
         status, answer = self.call(method, path, body)
