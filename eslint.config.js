@@ -3,7 +3,7 @@ import js from "@eslint/js";
 import globals from "globals";
 
 export default [
-  { ignores: ["node_modules/**", "tests/fixtures/**", "server/**"] },
+  { ignores: ["node_modules/**", "tests/fixtures/**"] },
   js.configs.recommended,
   {
     files: ["extension/**/*.js"],
@@ -12,6 +12,11 @@ export default [
       sourceType: "module",
       globals: { ...globals.browser, ...globals.webextensions },
     },
+  },
+  {
+    // The library page's script (served by the papershelf server, no build step).
+    files: ["server/papershelf/web/static/**/*.js"],
+    languageOptions: { ecmaVersion: 2024, sourceType: "module", globals: { ...globals.browser } },
   },
   {
     files: ["extension/content/loader.js"],
