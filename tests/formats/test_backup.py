@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from tests.fixtures.records import ugly_records
 
 from papershelf.formats import FormatError
 from papershelf.formats.backup import read_backup, write_backup
+from tests.fixtures.records import ugly_records
 
 
 def without_ids(record: dict) -> dict:

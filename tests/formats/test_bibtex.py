@@ -8,12 +8,12 @@ import pybtex.errors
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.fixtures.records import ugly_records
 
 from papershelf.formats import FormatError
 from papershelf.formats.bibtex import annotation_text, read_bibtex, write_biblatex, write_bibtex
 from papershelf.formats.latex import as_exported, decode_latex, encode_latex, encode_title
 from papershelf.formats.names import parse_bibtex_names
+from tests.fixtures.records import ugly_records
 
 WRITERS = {"bibtex": write_bibtex, "biblatex": write_biblatex}
 OPTIONS = [

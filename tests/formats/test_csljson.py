@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from tests.fixtures.records import ugly_records
 
 from papershelf.formats import FormatError
 from papershelf.formats.csljson import read_csljson, write_csljson
+from tests.fixtures.records import ugly_records
 
 
 def export(records=None, **options):

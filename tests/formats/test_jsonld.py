@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 
-from tests.fixtures.records import ugly_records
-
 from papershelf.formats.jsonld import write_jsonld
+from tests.fixtures.records import ugly_records
 
 
 def page():

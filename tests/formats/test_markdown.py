@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from tests.fixtures.records import ugly_records
-
 from papershelf.formats.markdown import escape_inline, write_markdown
+from tests.fixtures.records import ugly_records
 
 
 def export(**options):
