@@ -66,3 +66,50 @@ def test_only_one_gunicorn_worker_per_host_runs_the_enricher(make_app):
         if gunicorn_conf._lock_file:
             gunicorn_conf._lock_file.close()
             gunicorn_conf._lock_file = None
+
+
+BIB = b"""@misc{jiang2026asymmetric,
+  title = {Asymmetric Actor-Critic for Multi-turn LLM Agents},
+  author = {Jiang, Shuli and others},
+  year = {2026},
+  eprint = {2603.29001},
+  archivePrefix = {arXiv},
+}
+"""
+
+
+def test_imported_papers_are_queued_for_enrichment(make_app):
+    from papershelf.services import auth
+
+    app = make_app(**QUEUED)
+    with app.extensions["papershelf_db"].connection_context():
+        token = auth.create_token(auth.get_or_create_user("alice"))
+    c, h = app.test_client(), {"Authorization": f"Bearer {token}"}
+    r = c.post("/api/import?format=bibtex", data=BIB, headers=h, content_type="application/x-bibtex")
+    assert r.status_code == 200 and r.json["created"] == 1, r.json
+    paper = c.get("/api/papers", headers=h).json["items"][0]
+    assert paper["enrichment"]["state"] == "pending"
+
+
+def test_a_backup_keeps_which_fields_arxiv_supplied(make_app):
+    from papershelf.models import Paper
+    from papershelf.services import auth
+
+    app = make_app()
+    with app.extensions["papershelf_db"].connection_context():
+        token = auth.create_token(auth.get_or_create_user("alice"))
+    c, h = app.test_client(), {"Authorization": f"Bearer {token}"}
+    pid = c.post("/api/papers", json={"title": "T", "arxiv_id": "2603.29001", "authors": ["A B"]},
+                 headers=h).json["id"]
+    with app.extensions["papershelf_db"].connection_context():
+        Paper.update(enriched_fields=["authors", "primary_category"]).where(Paper.id == pid).execute()
+    backup = c.get("/api/export?format=json", headers=h).data
+    c.delete(f"/api/papers/{pid}", headers=h)
+    r = c.post("/api/import?format=json", data=backup, headers=h, content_type="application/json")
+    assert r.json["created"] == 1, r.json
+    restored = c.get("/api/papers", headers=h).json["items"][0]
+    assert restored["enriched_fields"] == ["authors", "primary_category"]
+    # A later page save keeps arXiv's author list.
+    r = c.post("/api/papers", json={"title": "T", "arxiv_id": "2603.29001", "authors": ["Page Only"]},
+               headers=h)
+    assert r.json["authors"] == ["A B"]

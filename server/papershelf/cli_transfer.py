@@ -8,6 +8,7 @@ import sys
 
 import click
 
+from papershelf.config import enrichment_enabled
 from papershelf.formats import EXPORT_FORMATS, IMPORT_FORMATS
 
 
@@ -106,8 +107,9 @@ def register(main) -> None:
             with click.progressbar(length=len(found), label=f"importing {len(found)} records",
                                    file=sys.stderr, show_pos=True) as bar:
                 try:
-                    report = transfer.import_records(user, fmt, found, skipped,
-                                                     progress=bar.update)
+                    report = transfer.import_records(
+                        user, fmt, found, skipped, progress=bar.update,
+                        enrich=enrichment_enabled(app.config))
                 except APIError as error:
                     raise click.ClickException(error.message) from None
         click.echo(f"{report['created']} created, {report['updated']} updated, "

@@ -289,6 +289,7 @@ class PaperSchema(Schema):
     source_url = fields.String(allow_none=True)
     citation_key = fields.String()
     edited_fields = fields.List(fields.String(), dump_only=True)
+    enriched_fields = fields.List(fields.String(), dump_only=True)
     enrichment = fields.Nested(EnrichmentSchema, dump_only=True)
     created_at = fields.String(dump_only=True)
     updated_at = fields.String(dump_only=True)

@@ -2,10 +2,11 @@
 
 from datetime import UTC, datetime
 
-from flask import Blueprint, Response, request, stream_with_context
+from flask import Blueprint, Response, current_app, request, stream_with_context
 from marshmallow import ValidationError, fields, pre_load, validate
 
 from papershelf.api import current_user, doc, query_args
+from papershelf.config import enrichment_enabled
 from papershelf.errors import ValidationFailed
 from papershelf.formats import EXPORT_FORMATS, IMPORT_FORMATS
 from papershelf.schemas import TAG_LEN, StrictSchema
@@ -106,4 +107,9 @@ def import_():
     data = _uploaded_bytes()
     if not data.strip():
         raise ValidationFailed("the file is empty", fields={"file": ["the file is empty"]})
-    return transfer.import_file(current_user(), data, args.get("format"))
+    enrich = enrichment_enabled(current_app.config)
+    report = transfer.import_file(current_user(), data, args.get("format"), enrich=enrich)
+    worker = current_app.extensions.get("papershelf_enricher")
+    if enrich and report["created"] and worker is not None:
+        worker.wake()
+    return report

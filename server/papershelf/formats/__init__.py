@@ -92,6 +92,7 @@ def new_record(**fields) -> dict:
         "updated_at": None,
         "enrichment": None,
         "edited_fields": [],
+        "enriched_fields": [],
         "notes": [],
         "highlights": [],
     }

@@ -31,7 +31,8 @@ def write_backup(records: Iterable[dict], **_options) -> Iterator[str]:
     yield "\n]}\n"
 
 
-_LIST_FIELDS = ("authors", "affiliations", "topics", "tags", "categories", "edited_fields")
+_LIST_FIELDS = ("authors", "affiliations", "topics", "tags", "categories", "edited_fields",
+                "enriched_fields")
 _CHILD_FIELDS = {
     "notes": ("body",),
     "highlights": ("field", "exact", "start", "end"),

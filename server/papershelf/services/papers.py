@@ -43,7 +43,7 @@ def paper_detail(paper: Paper) -> dict:
     return records.paper_records([paper])[0]
 
 
-def _find_existing(user: User, data: dict) -> Paper | None:
+def find_existing(user: User, data: dict) -> Paper | None:
     """The saved paper this save is about: by client_id, then arXiv id, then DOI, then URL."""
     keys = [k for k in ("client_id",) + IDENTITY_FIELDS if data.get(k)]
     if not keys:
@@ -161,7 +161,7 @@ def save_paper(user: User, data: dict, *, enrich: bool = False) -> tuple[Paper, 
 
 def _save(user, data, fields, tags, enrich) -> tuple[Paper, bool]:
     lock_user(user)
-    paper = _find_existing(user, data)
+    paper = find_existing(user, data)
     if paper is not None:
         changed = _merge_page_fields(paper, data)
         if enrich and paper.arxiv_id and paper.enrichment is None:

@@ -70,6 +70,7 @@ def paper_record(p: Paper, tags: list[str], notes: list[dict], highlights: list[
         "source_url": p.source_url,
         "citation_key": p.citation_key,
         "edited_fields": p.edited_fields or [],
+        "enriched_fields": p.enriched_fields or [],
         "enrichment": enrichment_record(p),
         "created_at": iso(p.created_at),
         "updated_at": iso(p.updated_at),

@@ -209,7 +209,7 @@ def _gaps_only(user: User, data: dict) -> dict:
     """What a file may change of a paper already saved: only what the paper lacks (and more tags
     and topics). A file is often coarser than the store (BibTeX has the month, not the day, and
     "and others", not how many), so it never overwrites what the store knows."""
-    existing = papers._find_existing(user, data)
+    existing = papers.find_existing(user, data)
     if existing is None:
         return data
     kept = {k: v for k, v in data.items()
@@ -234,6 +234,7 @@ def _restore_exactly(user: User, paper: Paper, record: dict) -> None:
     if key != paper.citation_key and _free_key(user, key):
         paper.citation_key = key
     paper.edited_fields = [f for f in record.get("edited_fields") or [] if isinstance(f, str)]
+    paper.enriched_fields = [f for f in record.get("enriched_fields") or [] if isinstance(f, str)]
     enrichment = record.get("enrichment") or {}
     if isinstance(enrichment, dict) and enrichment.get("state") in ("pending", "done", "failed"):
         paper.enrichment = enrichment["state"] if paper.arxiv_id else None
@@ -245,7 +246,7 @@ def _restore_exactly(user: User, paper: Paper, record: dict) -> None:
 
 
 def import_records(user: User, fmt: str, found: list[dict], skipped: list[dict], *,
-                   progress: Callable[[int], None] | None = None) -> dict:
+                   progress: Callable[[int], None] | None = None, enrich: bool = False) -> dict:
     """Create or merge ``found`` for ``user`` in one transaction; the import's report."""
     report = {"created": 0, "updated": 0, "skipped": len(skipped),
               "errors": [dict(s) for s in skipped]}
@@ -267,7 +268,7 @@ def import_records(user: User, fmt: str, found: list[dict], skipped: list[dict],
             if paper is not None:
                 created = False
             else:
-                paper, created = papers.save_paper(user, _gaps_only(user, data))
+                paper, created = papers.save_paper(user, _gaps_only(user, data), enrich=enrich)
             changed = created or paper.updated_at >= started
             if created and not backup:
                 key = record.get("citation_key")
@@ -294,7 +295,7 @@ def import_records(user: User, fmt: str, found: list[dict], skipped: list[dict],
 
 
 def import_file(user: User, data: bytes | str, fmt: str | None = None, *,
-                progress: Callable[[int], None] | None = None) -> dict:
+                progress: Callable[[int], None] | None = None, enrich: bool = False) -> dict:
     """Read and import one uploaded file (see ``read_file`` and ``import_records``)."""
     text = data if isinstance(data, str) else None
     if text is None:
@@ -304,4 +305,4 @@ def import_file(user: User, data: bytes | str, fmt: str | None = None, *,
             raise ValidationFailed(f"the file cannot be imported: {error.message}",
                                    fields={"file": [error.message]}) from None
     fmt, found, skipped = read_file(text, fmt)
-    return import_records(user, fmt, found, skipped, progress=progress)
+    return import_records(user, fmt, found, skipped, progress=progress, enrich=enrich)
