@@ -181,6 +181,10 @@ def test_filters_by_tag_and_topic(client, alice, saved, paper_data):
     assert saved["title"] in page and "Another paper" not in page
     page = client.get("/?topic=Other").get_data(as_text=True)
     assert "Another paper" in page and saved["title"] not in page
+    # The export form exports the same selection.
+    assert '<input type="hidden" name="topic" value="Other">' in page
+    bib = client.get("/api/export?format=bibtex&topic=Other").get_data(as_text=True)
+    assert "Another paper" in bib and "Asymmetric" not in bib
 
 
 def test_bad_cursor_is_dropped_with_a_notice(client, alice, saved):

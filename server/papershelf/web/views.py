@@ -208,9 +208,8 @@ def library():
     first = (url_for("web.library") + ("?" + urlencode(base) if base else "")
              if args.get("cursor") else None)
 
-    export = {k: v for k, v in (("q", q), ("tag", tag)) if v}
-    if topic:  # the export filters by tag and search only: name the topic's papers by id
-        export["ids"] = ",".join(str(i) for (i,) in matching.select(Paper.id).tuples())
+    export = base.copy()
+    export.pop("sort", None)
     if tag and q:
         scope = f"tagged “{tag}” matching “{q}”"
     elif tag:
@@ -257,7 +256,7 @@ def _links(rec: dict) -> list[tuple[str, str]]:
     return links
 
 
-@bp.get("/papers/<int:paper_id>")
+@bp.get("/papers/<id:paper_id>")
 @signed_in
 def paper_page(paper_id):
     try:
