@@ -490,3 +490,31 @@ def test_notes_can_be_edited_and_deleted_from_the_page(connected):
     (p,) = server.papers()
     status, full = server.call("GET", f"/api/papers/{p['id']}")
     assert [n["body"] for n in full["notes"]] == ["first thought, revised"]
+
+
+def test_server_dying_in_a_burst_of_saves_loses_nothing_and_doubles_nothing(connected):
+    """12 quick saves; the server is killed (SIGKILL) after the fifth click, mid-flight; the rest
+    queue. Once it is back, each of the 12 is stored exactly once and the outbox is empty."""
+    context, sw, server = connected
+    page = context.new_page()
+    page.goto(TOPIC_URL)
+    wait_marked(page)
+    burst = PAPERS[:12]
+    for i, target in enumerate(burst):
+        save_button(page, target["arxiv_id"]).click()
+        if i == 4:
+            server.kill()
+    for target in burst:
+        wait_until(lambda t=target: save_button(page, t["arxiv_id"]).inner_text().strip()
+                   in ("Queued", "Saved"), what=f"{target['arxiv_id']} saved or queued")
+    server.start()
+    sw.evaluate("() => papershelf.flush({force: true})")
+    wait_until(lambda: sw.evaluate(
+        "async () => (await chrome.storage.local.get('outbox')).outbox.length") == 0,
+        timeout=20, what="outbox drained")
+    stored = [p["arxiv_id"] for p in server.papers()]
+    assert sorted(stored) == sorted(t["arxiv_id"] for t in burst)
+    page.reload()
+    wait_marked(page)
+    for target in burst:
+        wait_saved(page, target["arxiv_id"])
