@@ -221,6 +221,14 @@ function elementsFor(key) {
   return byKey.has(key) ? [...byKey.get(key)] : [];
 }
 
+/** What the server completed from arXiv (full author list, category), once it has. */
+function completedFromArxiv(p) {
+  if (!p.enrichment || p.enrichment.state !== "done" || !Array.isArray(p.authors)) return null;
+  const more = p.authors_more ? ` +${p.authors_more}` : "";
+  const category = p.primary_category ? ` · ${p.primary_category}` : "";
+  return `${p.authors.join(", ")}${more}${category}`;
+}
+
 function render(element) {
   const d = decorated.get(element);
   if (!d) return;
@@ -232,6 +240,12 @@ function render(element) {
   save.setAttribute("data-papershelf-state", info.status);
   save.textContent = saved ? "Saved" : info.status === "queued" ? "Queued" : info.status === "saving" ? "Saving…" : "Save";
   save.title = saved ? `Saved in papershelf${info.citation_key ? ` as ${info.citation_key}` : ""}` : info.status === "queued" ? "Waiting for the papershelf server; it will be sent when it is back" : "Save to papershelf";
+  if (saved && info.completed) {
+    save.title += `\nFrom arXiv: ${info.completed}`;
+    save.setAttribute("data-papershelf-completed", info.completed);
+  } else {
+    save.removeAttribute("data-papershelf-completed");
+  }
   const orphans = (info.orphans && info.orphans.size) || 0;
   const notes = (info.notes && info.notes.length) || 0;
   status.textContent = [notes ? `${notes} note${notes > 1 ? "s" : ""}` : "", orphans ? `${orphans} unplaced highlight${orphans > 1 ? "s" : ""}` : ""].filter(Boolean).join(" · ");
@@ -275,6 +289,7 @@ async function lookup(keys) {
         citation_key: p.citation_key,
         notes: p.notes || [],
         highlights: p.highlights || [],
+        completed: completedFromArxiv(p),
         error: "",
       });
     } else if (queued.has(key)) {

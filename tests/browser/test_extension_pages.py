@@ -518,3 +518,34 @@ def test_server_dying_in_a_burst_of_saves_loses_nothing_and_doubles_nothing(conn
     wait_marked(page)
     for target in burst:
         wait_saved(page, target["arxiv_id"])
+
+
+def test_saved_paper_shows_what_arxiv_completed(browser, tmp_path):
+    """The server completes a saved paper from (a fake, loopback) arXiv; on the next visit the
+    Saved button carries the full author list and the category."""
+    from conftest import Server
+    from tests.fake_arxiv import FakeArxiv
+
+    context, sw = browser
+    with FakeArxiv(generate=r"2603\.\d{5}") as arxiv:
+        server = Server(tmp_path / "data", env={
+            "PAPERSHELF_ARXIV_API": arxiv.url, "PAPERSHELF_ARXIV_MIN_INTERVAL": "0.1"}).start()
+        try:
+            sw.evaluate("([serverUrl, token]) => chrome.storage.local.set({serverUrl, token})",
+                        [server.base, server.token])
+            page = context.new_page()
+            page.goto(TOPIC_URL)
+            wait_marked(page)
+            save_button(page, FIRST["arxiv_id"]).click()
+            wait_saved(page, FIRST["arxiv_id"])
+            wait_until(lambda: server.papers()[0]["enrichment"]["state"] == "done", timeout=20,
+                       what="enrichment done")
+            page.reload()
+            wait_saved(page, FIRST["arxiv_id"])
+            completed = save_button(page, FIRST["arxiv_id"]).get_attribute(
+                "data-papershelf-completed")
+            assert completed == "Ada Lovelace, Émilie du Châtelet, Srinivasa Ramanujan · cs.LG"
+            assert "From arXiv: Ada Lovelace" in save_button(page, FIRST["arxiv_id"]).get_attribute(
+                "title")
+        finally:
+            server.stop()

@@ -10,7 +10,7 @@ from papershelf import arxiv
 from papershelf.db import db, is_postgres, is_sqlite, run_write, write_transaction
 from papershelf.errors import Conflict, NotFound, ValidationFailed
 from papershelf.formats.citekey import base_key, make_citation_key
-from papershelf.models import Highlight, Note, Paper, PaperTag, Tag, User, utcnow
+from papershelf.models import Paper, PaperTag, Tag, User, utcnow
 from papershelf.services import records, search
 
 # Fields a page save can fill. Lists merge as described in save_paper.
@@ -398,10 +398,3 @@ def lookup(user: User, arxiv_ids: list[str], urls: list[str]) -> dict:
                 out[u] = entry
     return {"papers": out, "invalid": invalid}
 
-
-def counts(user: User) -> dict:
-    return {
-        "papers": Paper.select().where(Paper.user == user).count(),
-        "notes": Note.select().where(Note.user == user).count(),
-        "highlights": Highlight.select().where(Highlight.user == user).count(),
-    }
