@@ -17,7 +17,7 @@ log = logging.getLogger(__name__)
 
 db = DatabaseProxy()
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 class StoreError(RuntimeError):
@@ -192,10 +192,22 @@ def _create_search_index() -> None:
         db.execute_sql(
             "CREATE INDEX IF NOT EXISTS paper_search_document ON paper_search USING GIN (document)"
         )
+        _search_documents_inline()
+
+
+def _search_documents_inline() -> None:
+    """Keep each tsvector in the table's own pages rather than TOAST. The planner does not count
+    the cost of fetching TOASTed values, so it judged a sequential scan of the small-looking
+    table cheaper than the GIN index: 96 ms instead of 0.1 ms for a search with 10,000 papers."""
+    if is_postgres():
+        db.execute_sql("ALTER TABLE paper_search ALTER COLUMN document SET STORAGE MAIN")
 
 
 # version -> function bringing a store from version-1 to version. Each runs in a transaction.
-MIGRATIONS: dict = {}
+MIGRATIONS: dict = {
+    # 2: PostgreSQL search documents stored inline (rows move as they are next written).
+    2: _search_documents_inline,
+}
 
 
 def init_schema() -> int:
