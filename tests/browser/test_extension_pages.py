@@ -523,8 +523,9 @@ def test_server_dying_in_a_burst_of_saves_loses_nothing_and_doubles_nothing(conn
 def test_saved_paper_shows_what_arxiv_completed(browser, tmp_path):
     """The server completes a saved paper from (a fake, loopback) arXiv; on the next visit the
     Saved button carries the full author list and the category."""
-    from conftest import Server
     from tests.fake_arxiv import FakeArxiv
+
+    from conftest import Server
 
     context, sw = browser
     with FakeArxiv(generate=r"2603\.\d{5}") as arxiv:
