@@ -7,7 +7,7 @@ from datetime import date
 from peewee import IntegrityError, fn
 
 from papershelf import arxiv
-from papershelf.db import db, is_postgres, is_sqlite, run_write, write_transaction
+from papershelf.db import db, in_list, is_postgres, is_sqlite, run_write, write_transaction
 from papershelf.errors import Conflict, NotFound, ValidationFailed
 from papershelf.formats.citekey import base_key, make_citation_key
 from papershelf.models import Paper, PaperTag, Tag, User, utcnow
@@ -362,13 +362,12 @@ def lookup(user: User, arxiv_ids: list[str], urls: list[str]) -> dict:
     p = db.param
     where = []
     params = [user.id]
-    if wanted_ids:
-        where.append(f"arxiv_id IN ({', '.join([p] * len(wanted_ids))})")
-        params += list(wanted_ids)
-    if wanted_urls:
-        marks = ", ".join([p] * len(wanted_urls))
-        where.append(f"url IN ({marks}) OR source_url IN ({marks})")
-        params += list(wanted_urls) * 2
+    for column, values in (("arxiv_id", wanted_ids), ("url", wanted_urls),
+                           ("source_url", wanted_urls)):
+        if values:
+            sql, more = in_list(column, list(values))
+            where.append(sql)
+            params += more
     rows = db.execute_sql(
         "SELECT id, arxiv_id, url, source_url, citation_key, authors, authors_more,"
         " primary_category, enrichment, enrichment_reason, enrichment_at FROM paper"

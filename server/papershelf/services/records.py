@@ -3,7 +3,7 @@
 from collections import defaultdict
 from datetime import date, datetime
 
-from papershelf.db import db
+from papershelf.db import db, in_list
 from papershelf.models import Highlight, Note, Paper
 
 
@@ -89,19 +89,18 @@ def ts(value) -> str | None:
     return text + "Z"
 
 
-def _in_rows(sql: str, ids, order: str):
-    """Run ``sql`` (ending in ``IN``) over ``ids`` in chunks; one query for up to 5,000 ids."""
+def _in_rows(sql: str, column: str, ids, order: str):
+    """Run ``sql WHERE column IN ids order`` in chunks; one query for up to 5,000 ids."""
     ids = list(ids)
     for i in range(0, len(ids), 5000):
-        chunk = ids[i:i + 5000]
-        marks = ", ".join([db.param] * len(chunk))
-        yield from db.execute_sql(f"{sql} ({marks}) {order}", chunk).fetchall()
+        where, params = in_list(column, ids[i:i + 5000])
+        yield from db.execute_sql(f"{sql} WHERE {where} {order}", params).fetchall()
 
 
 def tags_by_paper(paper_ids) -> dict[int, list[str]]:
     out = defaultdict(list)
-    rows = _in_rows("SELECT pt.paper_id, t.name FROM paper_tag pt JOIN tag t ON t.id = pt.tag_id"
-                    " WHERE pt.paper_id IN", paper_ids, "ORDER BY pt.paper_id, pt.position, t.name")
+    rows = _in_rows("SELECT pt.paper_id, t.name FROM paper_tag pt JOIN tag t ON t.id = pt.tag_id",
+                    "pt.paper_id", paper_ids, "ORDER BY pt.paper_id, pt.position, t.name")
     for paper_id, name in rows:
         out[paper_id].append(name)
     return out
@@ -109,7 +108,7 @@ def tags_by_paper(paper_ids) -> dict[int, list[str]]:
 
 def notes_by_paper(paper_ids) -> dict[int, list[dict]]:
     out = defaultdict(list)
-    rows = _in_rows("SELECT id, paper_id, body, created_at, updated_at FROM note WHERE paper_id IN",
+    rows = _in_rows("SELECT id, paper_id, body, created_at, updated_at FROM note", "paper_id",
                     paper_ids, "ORDER BY id")
     for nid, pid, body, created, updated in rows:
         out[pid].append({"id": nid, "paper_id": pid, "body": body,
@@ -121,7 +120,7 @@ def highlights_by_paper(paper_ids) -> dict[int, list[dict]]:
     out = defaultdict(list)
     rows = _in_rows(
         'SELECT id, paper_id, field, exact, prefix, suffix, start, "end", color, comment,'
-        " created_at, updated_at FROM highlight WHERE paper_id IN", paper_ids,
+        " created_at, updated_at FROM highlight", "paper_id", paper_ids,
         "ORDER BY paper_id, field, start, id")
     for (hid, pid, field, exact, prefix, suffix, start, end, color, comment, created,
          updated) in rows:
