@@ -7,14 +7,14 @@ Test modules import the fixtures by name: ``from library_server import chromium,
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from tests._require import require_or_skip
 from tests.live import ServerProcess, call
+
+from conftest import _require_browser
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run"]
@@ -88,13 +88,9 @@ def sign_in(page, server, token=None):
 
 @pytest.fixture(scope="module")
 def chromium():
-    path = shutil.which("chromium") or shutil.which("chromium-browser")
-    if not path:
-        require_or_skip("browser", "Debian's chromium is not installed (apt-get install chromium)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        require_or_skip("browser", "playwright (PyPI) is not installed")
+    from playwright.sync_api import sync_playwright
+
+    path = _require_browser()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=path, headless=True, args=CHROMIUM_ARGS)
         try:
