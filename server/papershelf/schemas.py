@@ -305,7 +305,7 @@ class PaperPageSchema(Schema):
 class LookupEntrySchema(Schema):
     id = fields.Integer()
     citation_key = fields.String()
-    authors = fields.List(fields.String())
+    authors = fields.List(fields.String(), metadata={"description": "once enrichment is done"})
     authors_more = fields.Integer()
     primary_category = fields.String(allow_none=True)
     tags = fields.List(fields.String())

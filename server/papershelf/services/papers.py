@@ -382,14 +382,14 @@ def lookup(user: User, arxiv_ids: list[str], urls: list[str]) -> dict:
         entry = {
             "id": pid,
             "citation_key": key,
-            "authors": json.loads(authors) if authors else [],
-            "authors_more": more,
-            "primary_category": category,
             "enrichment": {"state": state, "reason": reason, "at": records.ts(at)},
             "tags": tags[pid],
             "notes": notes[pid],
             "highlights": highlights[pid],
         }
+        if state == "done":  # what arXiv completed; the page has its own list until then
+            entry.update(authors=json.loads(authors) if authors else [], authors_more=more,
+                         primary_category=category)
         if arxiv_id and arxiv_id in wanted_ids:
             out[arxiv_id] = entry
         for u in (url, source_url):
