@@ -151,10 +151,11 @@ def populate(data_dir, db_url, n):
 
 def in_process_timings(data_dir, db_url, lookup_ids, queries, repeat):
     """Server time: the app called in-process (no network), as the bars are stated."""
-    from papershelf.app import create_app
+    from papershelf.app import create_app, tune_gc
     from papershelf.models import ApiToken  # noqa: F401
 
     app = create_app({"DATA_DIR": data_dir, "DATABASE_URL": db_url, "ARXIV_API": "off"})
+    tune_gc()  # as `papershelf serve` and the gunicorn workers run
     token = (Path(data_dir) / "token").read_text().strip()
     client = app.test_client()
     h = {"Authorization": f"Bearer {token}"}

@@ -70,6 +70,9 @@ def serve(host, port, data_dir, threads):
         path = write_token_file(app.config["DATA_DIR"], token)
         click.echo("papershelf: created the user 'me'. Its API token (shown once, also in "
                    f"{path}):\n\n    {token}\n")
+    from papershelf.app import tune_gc
+
+    tune_gc()
     start_background = app.extensions.get("papershelf_start_background")
     if start_background:
         start_background()

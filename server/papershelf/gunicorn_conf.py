@@ -19,6 +19,9 @@ _lock_file = None
 
 def post_worker_init(worker):
     global _lock_file
+    from papershelf.app import tune_gc
+
+    tune_gc()
     app = worker.wsgi
     path = Path(app.config["DATA_DIR"]) / "enrichment.lock"
     path.parent.mkdir(parents=True, exist_ok=True)
