@@ -92,14 +92,9 @@ def session_user():
     """The library page's signed-in user: the session holds the user id and its token's hash,
     so revoking the token signs the page out."""
     uid, token_hash = session.get("uid"), session.get("tok")
-    if not uid or not token_hash:
+    if not uid or not token_hash or not isinstance(token_hash, str):
         return None
-    from papershelf.models import ApiToken, User
-
-    row = (ApiToken.select(ApiToken, User).join(User)
-           .where((ApiToken.token_hash == token_hash) & (ApiToken.revoked == False)  # noqa: E712
-                  & (User.id == uid)).first())
-    return row.user if row else None
+    return auth.user_for_token_hash(token_hash, user_id=uid)
 
 
 def check_same_origin() -> None:

@@ -38,18 +38,19 @@ def create_token(user: User, label: str = "") -> str:
 def user_for_token(token: str) -> User | None:
     if not token or len(token) > 200:
         return None
+    return user_for_token_hash(hash_token(token))
+
+
+def user_for_token_hash(token_hash: str, user_id: int | None = None) -> User | None:
+    """The user of an unrevoked token (and only if it is ``user_id``'s, when given)."""
     # Every request asks this: plain SQL, one indexed lookup.
     p = db.param
     row = db.execute_sql(
         f'SELECT u.id, u.name, u.created_at FROM api_token t JOIN "user" u ON u.id = t.user_id'
-        f" WHERE t.token_hash = {p} AND t.revoked = {p}", (hash_token(token), False)).fetchone()
-    if row is None:
+        f" WHERE t.token_hash = {p} AND t.revoked = {p}", (token_hash, False)).fetchone()
+    if row is None or (user_id is not None and row[0] != user_id):
         return None
     return User(id=row[0], name=row[1], created_at=row[2])
-
-
-def user_by_id(user_id: int) -> User | None:
-    return User.get_or_none(User.id == user_id)
 
 
 def store_is_empty() -> bool:

@@ -17,31 +17,24 @@ def iso(value) -> str | None:
     return str(value)
 
 
+NOTE_COLUMNS = ("id", "paper_id", "body", "created_at", "updated_at")
+HIGHLIGHT_COLUMNS = ("id", "paper_id", "field", "exact", "prefix", "suffix", "start", "end",
+                     "color", "comment", "created_at", "updated_at")
+
+
+def _record(columns, values) -> dict:
+    """One note or highlight, from a model or a raw row alike (timestamps through ``ts``)."""
+    out = dict(zip(columns, values, strict=True))
+    out["created_at"], out["updated_at"] = ts(out["created_at"]), ts(out["updated_at"])
+    return out
+
+
 def note_record(n: Note) -> dict:
-    return {
-        "id": n.id,
-        "paper_id": n.paper_id,
-        "body": n.body,
-        "created_at": iso(n.created_at),
-        "updated_at": iso(n.updated_at),
-    }
+    return _record(NOTE_COLUMNS, [getattr(n, c) for c in NOTE_COLUMNS])
 
 
 def highlight_record(h: Highlight) -> dict:
-    return {
-        "id": h.id,
-        "paper_id": h.paper_id,
-        "field": h.field,
-        "exact": h.exact,
-        "prefix": h.prefix,
-        "suffix": h.suffix,
-        "start": h.start,
-        "end": h.end,
-        "color": h.color,
-        "comment": h.comment,
-        "created_at": iso(h.created_at),
-        "updated_at": iso(h.updated_at),
-    }
+    return _record(HIGHLIGHT_COLUMNS, [getattr(h, c) for c in HIGHLIGHT_COLUMNS])
 
 
 def enrichment_record(p: Paper) -> dict:
@@ -106,29 +99,21 @@ def tags_by_paper(paper_ids) -> dict[int, list[str]]:
     return out
 
 
-def notes_by_paper(paper_ids) -> dict[int, list[dict]]:
+def _children_by_paper(table: str, columns: tuple, paper_ids, order: str) -> dict[int, list]:
     out = defaultdict(list)
-    rows = _in_rows("SELECT id, paper_id, body, created_at, updated_at FROM note", "paper_id",
-                    paper_ids, "ORDER BY id")
-    for nid, pid, body, created, updated in rows:
-        out[pid].append({"id": nid, "paper_id": pid, "body": body,
-                         "created_at": ts(created), "updated_at": ts(updated)})
+    select = ", ".join(f'"{c}"' for c in columns)
+    for row in _in_rows(f"SELECT {select} FROM {table}", "paper_id", paper_ids, order):
+        out[row[1]].append(_record(columns, row))
     return out
+
+
+def notes_by_paper(paper_ids) -> dict[int, list[dict]]:
+    return _children_by_paper("note", NOTE_COLUMNS, paper_ids, "ORDER BY id")
 
 
 def highlights_by_paper(paper_ids) -> dict[int, list[dict]]:
-    out = defaultdict(list)
-    rows = _in_rows(
-        'SELECT id, paper_id, field, exact, prefix, suffix, start, "end", color, comment,'
-        " created_at, updated_at FROM highlight", "paper_id", paper_ids,
-        "ORDER BY paper_id, field, start, id")
-    for (hid, pid, field, exact, prefix, suffix, start, end, color, comment, created,
-         updated) in rows:
-        out[pid].append({"id": hid, "paper_id": pid, "field": field, "exact": exact,
-                         "prefix": prefix, "suffix": suffix, "start": start, "end": end,
-                         "color": color, "comment": comment, "created_at": ts(created),
-                         "updated_at": ts(updated)})
-    return out
+    return _children_by_paper("highlight", HIGHLIGHT_COLUMNS, paper_ids,
+                              "ORDER BY paper_id, field, start, id")
 
 
 def paper_records(papers: list[Paper]) -> list[dict]:

@@ -19,39 +19,39 @@ def terms(q: str) -> list[str]:
     return _WORD.findall(q or "")[:MAX_TERMS]
 
 
-def document(paper: Paper) -> str:
-    tags = (Tag.select(Tag.name).join(PaperTag).where(PaperTag.paper == paper.id).tuples())
-    parts = [paper.title, " ".join(paper.authors or []), paper.abstract or "",
-             " ".join(t for (t,) in tags)]
-    parts += [b for (b,) in Note.select(Note.body).where(Note.paper == paper.id).tuples()]
-    for exact, comment in (Highlight.select(Highlight.exact, Highlight.comment)
-                           .where(Highlight.paper == paper.id).tuples()):
-        parts += [exact, comment]
+def document(paper: Paper, tags: list[str], annotations: list[str]) -> str:
+    parts = [paper.title, " ".join(paper.authors or []), paper.abstract or "", " ".join(tags),
+             *annotations]
     return "\n".join(p for p in parts if p)
+
+
+def _store(paper_id: int, text: str, *, replace: bool) -> None:
+    if is_sqlite():
+        if replace:
+            db.execute_sql("DELETE FROM paper_search WHERE rowid = ?", (paper_id,))
+        db.execute_sql("INSERT INTO paper_search (rowid, body) VALUES (?, ?)", (paper_id, text))
+    else:
+        db.execute_sql(
+            "INSERT INTO paper_search (paper_id, document) VALUES (%s, to_tsvector('english', %s))"
+            + (" ON CONFLICT (paper_id) DO UPDATE SET document = EXCLUDED.document"
+               if replace else ""),
+            (paper_id, text),
+        )
 
 
 def index_new(paper: Paper, tags: list[str]) -> None:
     """Index a paper just created: it has no notes or highlights yet."""
-    text = "\n".join(x for x in (paper.title, " ".join(paper.authors or []), paper.abstract or "",
-                                  " ".join(tags)) if x)
-    if is_sqlite():
-        db.execute_sql("INSERT INTO paper_search (rowid, body) VALUES (?, ?)", (paper.id, text))
-    else:
-        db.execute_sql("INSERT INTO paper_search (paper_id, document)"
-                       " VALUES (%s, to_tsvector('english', %s))", (paper.id, text))
+    _store(paper.id, document(paper, tags, []), replace=False)
 
 
 def reindex(paper: Paper) -> None:
-    text = document(paper)
-    if is_sqlite():
-        db.execute_sql("DELETE FROM paper_search WHERE rowid = ?", (paper.id,))
-        db.execute_sql("INSERT INTO paper_search (rowid, body) VALUES (?, ?)", (paper.id, text))
-    else:
-        db.execute_sql(
-            "INSERT INTO paper_search (paper_id, document) VALUES (%s, to_tsvector('english', %s))"
-            " ON CONFLICT (paper_id) DO UPDATE SET document = EXCLUDED.document",
-            (paper.id, text),
-        )
+    tags = [t for (t,) in Tag.select(Tag.name).join(PaperTag)
+            .where(PaperTag.paper == paper.id).tuples()]
+    annotations = [b for (b,) in Note.select(Note.body).where(Note.paper == paper.id).tuples()]
+    for exact, comment in (Highlight.select(Highlight.exact, Highlight.comment)
+                           .where(Highlight.paper == paper.id).tuples()):
+        annotations += [exact, comment]
+    _store(paper.id, document(paper, tags, annotations), replace=True)
 
 
 def unindex(paper_id: int) -> None:
