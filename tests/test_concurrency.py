@@ -47,3 +47,17 @@ def test_16_clients_saving_the_same_20_papers_with_notes(app, alice, paper_data)
     assert sorted(p["arxiv_id"] for p in items) == sorted(p["arxiv_id"] for p in papers)
     assert sum(len(p["notes"]) for p in items) == 16 * 20
     assert len({p["citation_key"] for p in items}) == 20
+
+
+def test_concurrent_saves_of_papers_sharing_a_citation_key_base(app, alice, paper_data):
+    """Papers saved side by side (not serialized on PostgreSQL) still get distinct keys."""
+    token = _token(alice)
+    papers = [{**paper_data, "arxiv_id": f"2604.{40000 + i}", "title": f"Agents at scale {i}",
+               "authors": ["Ada Smith"], "published": "2026-01-02"} for i in range(24)]
+    with serve_in_thread(app) as base, ThreadPoolExecutor(16) as pool:
+        results = list(pool.map(lambda body: call(base, "POST", "/api/papers", token, body),
+                                papers))
+    assert sorted(s for s, _ in results) == [201] * 24, [b for s, b in results if s != 201][:2]
+    keys = sorted(body["citation_key"] for _, body in results)
+    assert len(set(keys)) == 24
+    assert all(k.startswith("smith2026agents") for k in keys)

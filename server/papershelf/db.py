@@ -86,10 +86,15 @@ _sqlite_writer = threading.RLock()
 
 
 class _Job:
+    """One request's writes. ``done`` is held until the writer has run and committed them (a
+    bare lock: a third of the cost of an Event, which the writer paid once per save)."""
+
     __slots__ = ("fn", "done", "result", "error")
 
     def __init__(self, fn):
-        self.fn, self.done, self.result, self.error = fn, threading.Event(), None, None
+        self.fn, self.result, self.error = fn, None, None
+        self.done = threading.Lock()
+        self.done.acquire()
 
 
 class GroupCommitter:
@@ -117,7 +122,7 @@ class GroupCommitter:
                     self._thread.start()
         job = _Job(fn)
         self._queue.put(job)
-        job.done.wait()
+        job.done.acquire()
         if job.error is not None:
             raise job.error
         return job.result
@@ -138,7 +143,7 @@ class GroupCommitter:
                         job.error = e
             finally:
                 for job in batch:
-                    job.done.set()
+                    job.done.release()
 
     @staticmethod
     def _run_batch(batch):
@@ -147,11 +152,15 @@ class GroupCommitter:
             try:
                 with db.atomic():
                     for job in batch:
+                        # A savepoint per request, in plain SQL (peewee's nested atomic() cost
+                        # more than the two statements themselves).
+                        db.execute_sql("SAVEPOINT papershelf_job")
                         try:
-                            with db.atomic():  # a savepoint per request
-                                job.result = job.fn()
+                            job.result = job.fn()
                         except Exception as e:  # noqa: BLE001 - handed to the request's thread
                             job.error = e
+                            db.execute_sql("ROLLBACK TO SAVEPOINT papershelf_job")
+                        db.execute_sql("RELEASE SAVEPOINT papershelf_job")
             finally:
                 db.close()
 

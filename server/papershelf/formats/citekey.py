@@ -25,9 +25,11 @@ _NON_ALNUM = re.compile(r"[^a-z0-9]+")
 
 def ascii_fold(text: str) -> str:
     """Lower-case ASCII letters and digits of ``text`` (accents dropped, the rest as separators)."""
-    text = unicodedata.normalize("NFKD", text.translate(_FOLD))
-    text = "".join(c for c in text if not unicodedata.combining(c)).lower()
-    return _NON_ALNUM.sub(" ", text.encode("ascii", "ignore").decode("ascii")).strip()
+    if not text.isascii():  # most titles and names are ASCII already: nothing to fold
+        text = unicodedata.normalize("NFKD", text.translate(_FOLD))
+        text = "".join(c for c in text if not unicodedata.combining(c))
+        text = text.encode("ascii", "ignore").decode("ascii")
+    return _NON_ALNUM.sub(" ", text.lower()).strip()
 
 
 def base_key(record: dict) -> str:
@@ -50,9 +52,10 @@ def _suffixes():
             yield "".join(letters)
 
 
-def make_citation_key(record: dict, taken: set[str]) -> str:
-    """A key for ``record`` that is not in ``taken`` (the caller stores it and adds it to ``taken``)."""
-    base = base_key(record)
+def make_citation_key(record: dict, taken: set[str], base: str | None = None) -> str:
+    """A key for ``record`` that is not in ``taken`` (the caller stores it and adds it to ``taken``).
+    ``base`` is ``base_key(record)``, for a caller that has it already."""
+    base = base or base_key(record)
     if base not in taken:
         return base
     for suffix in _suffixes():

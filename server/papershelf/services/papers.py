@@ -20,11 +20,14 @@ PAGE_FIELDS = (
     "comments", "source_url",
 )
 IDENTITY_FIELDS = ("arxiv_id", "doi", "url")
+SAVE_ATTEMPTS = 5
 
 
 def lock_user(user: User) -> None:
-    """Serialize one user's paper writes. SQLite's IMMEDIATE transactions already do; on
-    PostgreSQL the user's row lock makes "find, then insert" safe against a concurrent save."""
+    """Serialize an edit or an import with the user's other edits and imports, and with saves
+    that insert a paper (on PostgreSQL their foreign key takes a share lock on the same row).
+    SQLite's IMMEDIATE transactions already do. Page saves do not take it: they run side by side
+    and the unique indexes settle a race between two saves (see save_paper)."""
     if is_postgres():
         db.execute_sql('SELECT id FROM "user" WHERE id = %s FOR UPDATE', (user.id,))
 
@@ -49,9 +52,12 @@ def find_existing(user: User, data: dict) -> Paper | None:
     if not keys:
         return None
     p = db.param
+    # PostgreSQL: the rows found stay locked to this save, so two saves of one paper merge one
+    # after the other (the second reads what the first wrote).
     rows = db.execute_sql(
         f"SELECT id, {', '.join(keys)} FROM paper WHERE user_id = {p} AND ("
-        + " OR ".join(f"{k} = {p}" for k in keys) + ")",
+        + " OR ".join(f"{k} = {p}" for k in keys) + ")"
+        + (" FOR UPDATE" if is_postgres() else ""),
         [user.id] + [data[k] for k in keys]).fetchall()
     if not rows:
         return None
@@ -77,12 +83,16 @@ def _assign_citation_key(user: User, paper_fields: dict) -> str:
         "arxiv_id": paper_fields.get("arxiv_id"),
     }
     base = base_key(record)
+    if is_postgres():
+        # Saves run side by side on PostgreSQL: two papers with one base key take turns here,
+        # so the second sees the first's key (others do not wait).
+        db.execute_sql("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (user.id, base))
     # Keys are ASCII; every suffix sorts below "~", so this range is "starts with base".
     p = db.param
     taken = {k for (k,) in db.execute_sql(
         f"SELECT citation_key FROM paper WHERE user_id = {p} AND citation_key >= {p}"
         f" AND citation_key < {p}", (user.id, base, base + "~")).fetchall()}
-    return make_citation_key(record, taken)
+    return make_citation_key(record, taken, base)
 
 
 def set_tags(paper: Paper, names: list[str]) -> None:
@@ -125,19 +135,20 @@ def _merge_page_fields(paper: Paper, data: dict) -> bool:
 
 
 _INSERT_SQL: dict[str, str] = {}
+_INSERT_FIELDS = [f for f in Paper._meta.sorted_fields if f.name != "id"]
 
 
 def _insert_paper(paper: Paper) -> Paper:
     """INSERT one paper with a statement built once per store (peewee's per-call SQL generation
     was a fifth of a save's time); values go through the fields' own db_value conversion."""
-    fields = [f for f in Paper._meta.sorted_fields if f.name != "id"]
     p = db.param
     sql = _INSERT_SQL.get(p)
     if sql is None:
-        cols = ", ".join(f'"{f.column_name}"' for f in fields)
+        cols = ", ".join(f'"{f.column_name}"' for f in _INSERT_FIELDS)
         sql = _INSERT_SQL[p] = (f'INSERT INTO "paper" ({cols}) VALUES '
-                                f'({", ".join([p] * len(fields))}) RETURNING "id"')
-    values = [f.db_value(getattr(paper, f.name)) for f in fields]
+                                f'({", ".join([p] * len(_INSERT_FIELDS))}) RETURNING "id"')
+    data = paper.__data__
+    values = [f.db_value(data.get(f.name)) for f in _INSERT_FIELDS]
     paper.id = db.execute_sql(sql, values).fetchone()[0]
     return paper
 
@@ -148,19 +159,19 @@ def save_paper(user: User, data: dict, *, enrich: bool = False) -> tuple[Paper, 
     _default_url(data)
     tags = data.pop("tags", None)
     fields = {k: v for k, v in data.items() if k in PAGE_FIELDS}
-    for attempt in range(3):
+    for attempt in range(SAVE_ATTEMPTS):
         try:
             return run_write(lambda: _save(user, data, fields, tags, enrich))
         except IntegrityError:
-            # Another writer created the same paper between our look and our insert (possible
-            # only where writes are not serialized); look again.
-            if attempt == 2:
+            # On PostgreSQL saves are not serialized: another save created the same paper (or
+            # the same new tag) between our look and our insert, and the unique index refused
+            # ours. Look again: this time the paper is found and merged.
+            if attempt == SAVE_ATTEMPTS - 1:
                 raise
     raise AssertionError("unreachable")
 
 
 def _save(user, data, fields, tags, enrich) -> tuple[Paper, bool]:
-    lock_user(user)
     paper = find_existing(user, data)
     if paper is not None:
         changed = _merge_page_fields(paper, data)
@@ -207,7 +218,15 @@ def queue_enrichment(paper: Paper) -> None:
 
 def update_paper(user: User, paper_id: int, data: dict, *, enrich: bool = False) -> Paper:
     """A person's edit: applied as given, and remembered so no page save overwrites it."""
-    data = dict(data)
+    try:
+        return _update_paper(user, paper_id, dict(data), enrich)
+    except IntegrityError:
+        # PostgreSQL: a page save merging into another paper filled in this DOI or URL after
+        # our check (a merge does not wait for the user's lock); the unique index refused ours.
+        raise Conflict("another paper was just saved with this DOI or URL") from None
+
+
+def _update_paper(user: User, paper_id: int, data: dict, enrich: bool) -> Paper:
     with write_transaction():
         lock_user(user)
         paper = get_paper(user, paper_id)
