@@ -257,6 +257,41 @@ def test_lookup_marks_a_page_in_one_call(client, alice, saved):
     assert r.json["invalid"] == ["not-an-id"]
 
 
+def test_lookup_answers_the_same_records_as_the_paper_itself(client, alice, saved, paper_data):
+    """The page's lookup (one aggregated query on PostgreSQL) carries tags, notes and highlights
+    exactly as GET /api/papers/<id> answers them: same fields, timestamps, order, text."""
+    pid = saved["id"]
+    abstract = saved["abstract"]
+    client.patch(f"/api/papers/{pid}", json={"tags": ["zeta", "Alpha 🧪", "mid"]}, headers=alice)
+    for body in ("second <script>alert(1)</script> {%}", "first: emoji 🧪, TeX $\\alpha$", ""):
+        if body:
+            client.post(f"/api/papers/{pid}/notes", json={"body": body}, headers=alice)
+    words = [(abstract.index(w), w) for w in abstract.split()[:6:2]]
+    for start, exact in reversed(words):  # stored out of order; both answers sort them
+        r = client.post(f"/api/papers/{pid}/highlights",
+                        json={"exact": exact, "start": start, "end": start + len(exact),
+                              "comment": "why \"this\" — ✓", "color": "yellow"}, headers=alice)
+        assert r.status_code == 201, r.json
+    client.post(f"/api/papers/{pid}/highlights",
+                json={"field": "title", "exact": saved["title"][:5], "start": 0, "end": 5},
+                headers=alice)
+    bare = client.post("/api/papers", json={**paper_data, "arxiv_id": "2603.00002",
+                                            "title": "No annotations"}, headers=alice).json
+    detail = client.get(f"/api/papers/{pid}", headers=alice).json
+    r = client.post("/api/papers/lookup",
+                    json={"arxiv_ids": [saved["arxiv_id"], "2603.00002"], "urls": []},
+                    headers=alice)
+    entry = r.json["papers"][saved["arxiv_id"]]
+    assert len(detail["notes"]) == 2 and len(detail["highlights"]) == 4
+    for key in ("tags", "notes", "highlights", "citation_key", "id"):
+        assert entry[key] == detail[key], key
+    assert [h["start"] for h in entry["highlights"] if h["field"] == "abstract"] == sorted(
+        start for start, _ in words)
+    empty = r.json["papers"]["2603.00002"]
+    assert (empty["id"], empty["tags"], empty["notes"], empty["highlights"]) == (
+        bare["id"], [], [], [])
+
+
 def test_lookup_accepts_1000_and_refuses_1001(client, alice):
     ids = [f"2603.{i:05d}" for i in range(1, 1001)]
     assert client.post("/api/papers/lookup", json={"arxiv_ids": ids}, headers=alice).status_code == 200

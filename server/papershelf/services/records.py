@@ -90,6 +90,38 @@ def _in_rows(sql: str, column: str, ids, order: str):
         yield from db.execute_sql(f"{sql} WHERE {where} {order}", params).fetchall()
 
 
+# PostgreSQL renders a timestamp as ``iso`` does (microseconds, "Z"); see children_json_sql.
+_PG_API_TIME = """'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'"""
+
+
+def _pg_json_record(columns: tuple) -> str:
+    return "json_build_object(" + ", ".join(
+        f"'{c}', " + (f'to_char("{c}", {_PG_API_TIME})' if c.endswith("_at") else f'"{c}"')
+        for c in columns) + ")"
+
+
+def children_json_sql(papers: str = "p") -> tuple[str, str, str]:
+    """PostgreSQL: the tags, notes and highlights of the papers in the CTE ``papers`` (with an
+    ``id`` column), one JSON array of each per paper, as the same records ``tags_by_paper``,
+    ``notes_by_paper`` and ``highlights_by_paper`` build, in the same order. Answers (CTEs to
+    append to a WITH, the three columns to select, the joins): a page lookup gets its papers and
+    all their annotations in one round trip."""
+    mine = f"IN (SELECT id FROM {papers})"
+    ctes = (
+        "paper_tags AS (SELECT pt.paper_id, json_agg(t.name ORDER BY pt.position, t.name) AS j"
+        f" FROM paper_tag pt JOIN tag t ON t.id = pt.tag_id WHERE pt.paper_id {mine}"
+        " GROUP BY pt.paper_id),"
+        f" paper_notes AS (SELECT paper_id, json_agg({_pg_json_record(NOTE_COLUMNS)}"
+        f" ORDER BY id) AS j FROM note WHERE paper_id {mine} GROUP BY paper_id),"
+        f" paper_highlights AS (SELECT paper_id, json_agg({_pg_json_record(HIGHLIGHT_COLUMNS)}"
+        f' ORDER BY field, "start", id) AS j FROM highlight WHERE paper_id {mine}'
+        " GROUP BY paper_id)"
+    )
+    joins = " ".join(f"LEFT JOIN {cte} ON {cte}.paper_id = {papers}.id"
+                     for cte in ("paper_tags", "paper_notes", "paper_highlights"))
+    return ctes, "paper_tags.j, paper_notes.j, paper_highlights.j", joins
+
+
 def tags_by_paper(paper_ids) -> dict[int, list[str]]:
     out = defaultdict(list)
     rows = _in_rows("SELECT pt.paper_id, t.name FROM paper_tag pt JOIN tag t ON t.id = pt.tag_id",
