@@ -5,7 +5,10 @@ page lookup of 600 ids and full-text search with 10,000 papers stored. SQLite an
     python bench/api.py --store sqlite --papers 10000
 
 Servers run as separate processes exactly as a user starts them (`papershelf serve`, waitress,
-8 threads); the reference is a bare Flask endpoint served by waitress the same way.
+8 threads). Two references are served by waitress the same way: a bare Flask endpoint that parses
+the body and answers (bench/_bare_app.py), and the floor of a durable, searchable save: token
+check, one INSERT with the same unique indexes, the full-text row, COMMIT, written directly with
+sqlite3 / psycopg2 and nothing else (bench/_floor_app.py).
 """
 
 import argparse
@@ -112,17 +115,27 @@ def throughput(port, token, seconds, clients=16, offset=0, pid=None):
     return done / (time.monotonic() - start), errors, cpu
 
 
-def bare_server():
+def reference_server(script, *args):
+    """A reference app (bench/_bare_app.py, bench/_floor_app.py) served by waitress: (proc, port)."""
     port = free_port()
-    proc = subprocess.Popen([sys.executable, str(ROOT / "bench" / "_bare_app.py"), str(port),
-                             str(THREADS)])
+    proc = subprocess.Popen([sys.executable, str(ROOT / "bench" / script), str(port),
+                             str(THREADS), *args], stderr=subprocess.DEVNULL)
     for _ in range(100):
         try:
             if Conn(port).request("GET", "/api/health")[0] == 200:
                 return proc, port
         except OSError:
             time.sleep(0.1)
-    raise RuntimeError("bare server did not start")
+    raise RuntimeError(f"{script} did not start")
+
+
+def reference_throughput(seconds, script, *args, token=None):
+    proc, port = reference_server(script, *args)
+    try:
+        return throughput(port, token, seconds, pid=proc.pid)
+    finally:
+        proc.terminate()
+        proc.wait()
 
 
 def populate(data_dir, db_url, n):
@@ -215,15 +228,17 @@ def run_store(store, n_papers, seconds):
             results["save_errors"] = len(errors)
             if errors:
                 results["first_error"] = errors[0]
-        bare, port = bare_server()
-        try:
-            bare_rate, bare_errors, bare_cpu = throughput(port, None, seconds, pid=bare.pid)
-        finally:
-            bare.terminate()
-            bare.wait()
+        bare_rate, _, bare_cpu = reference_throughput(seconds, "_bare_app.py")
         results["bare_rps"] = bare_rate
         results["bare_cpu_ms"] = bare_cpu
         results["ratio"] = results["save_rps"] / bare_rate
+        floor_url = db_url if store == "postgresql" else f"sqlite:///{tmp}/floor.db"
+        floor_rate, floor_errors, floor_cpu = reference_throughput(
+            seconds, "_floor_app.py", floor_url, "floor-token", token="floor-token")
+        results["floor_rps"] = floor_rate
+        results["floor_cpu_ms"] = floor_cpu
+        results["floor_errors"] = len(floor_errors)
+        results["floor_ratio"] = floor_rate / bare_rate
         populate(tmp, db_url, n_papers)
         with ServerProcess(tmp, env=env) as server:
             conn = Conn(server.port, server.token)
@@ -274,6 +289,9 @@ def main():
         print(f"bare Flask endpoint, 16 clients {r['bare_rps']:7.0f} req/s, "
               f"server CPU {r['bare_cpu_ms']:.2f} ms/request")
         print(f"ratio                           {r['ratio']:7.2%}   (bar >= 40 %)")
+        print(f"floor: minimal durable save     {r['floor_rps']:7.0f} req/s, {r['floor_errors']} errors, "
+              f"server CPU {r['floor_cpu_ms']:.2f} ms/request, {r['floor_ratio']:.2%} of bare; "
+              f"papershelf = {r['save_rps'] / r['floor_rps']:.0%} of the floor")
         print(f"lookup of {r['lookup_ids']} ids, server time  p50 {r['lookup_server_p50_ms']:6.2f} ms"
               f"   p95 {r['lookup_server_p95_ms']:6.2f} ms   (bar <= 20 ms); "
               f"over HTTP p50 {r['lookup_http_p50_ms']:.2f} ms")
