@@ -13,6 +13,7 @@ from urllib.parse import urlparse
 
 import pytest
 from tests._require import require_or_skip
+from tests.conftest import _empty_pg
 from tests.live import ServerProcess, call, free_port  # noqa: F401 (free_port: for tests)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,11 +41,18 @@ class Server(ServerProcess):
         return body["items"]
 
 
-@pytest.fixture
-def server(tmp_path):
+@pytest.fixture(params=["sqlite", "postgresql"])
+def server(request, tmp_path):
+    """The server the extension talks to, on each store (PostgreSQL: this run's database, emptied;
+    skipped, or failed under PAPERSHELF_REQUIRE, where there is none)."""
     data = tmp_path / "data"
     data.mkdir()
-    s = Server(data).start(timeout=30)
+    env = {}
+    if request.param == "postgresql":
+        url = request.getfixturevalue("pg_database")
+        _empty_pg(url)
+        env = {"PAPERSHELF_DATABASE_URL": url}
+    s = Server(data, env=env).start(timeout=30)
     yield s
     s.stop()
 
