@@ -221,9 +221,10 @@ def update_paper(user: User, paper_id: int, data: dict, *, enrich: bool = False)
     try:
         return _update_paper(user, paper_id, dict(data), enrich)
     except IntegrityError:
-        # PostgreSQL: a page save merging into another paper filled in this DOI or URL after
-        # our check (a merge does not wait for the user's lock); the unique index refused ours.
-        raise Conflict("another paper was just saved with this DOI or URL") from None
+        # PostgreSQL: a page save merging into another paper filled in this arXiv id, DOI or
+        # URL after our check (a merge does not wait for the user's lock); the unique index
+        # refused ours.
+        raise Conflict("another paper was just saved with this arXiv id, DOI or URL") from None
 
 
 def _update_paper(user: User, paper_id: int, data: dict, enrich: bool) -> Paper:

@@ -90,6 +90,11 @@ def _in_rows(sql: str, column: str, ids, order: str):
         yield from db.execute_sql(f"{sql} WHERE {where} {order}", params).fetchall()
 
 
+# The order of a paper's tags, notes and highlights, wherever they are read.
+TAG_ORDER = "pt.position, t.name"
+NOTE_ORDER = "id"
+HIGHLIGHT_ORDER = 'field, "start", id'
+
 # PostgreSQL renders a timestamp as ``iso`` does (microseconds, "Z"); see children_json_sql.
 _PG_API_TIME = """'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'"""
 
@@ -108,13 +113,13 @@ def children_json_sql(papers: str = "p") -> tuple[str, str, str]:
     all their annotations in one round trip."""
     mine = f"IN (SELECT id FROM {papers})"
     ctes = (
-        "paper_tags AS (SELECT pt.paper_id, json_agg(t.name ORDER BY pt.position, t.name) AS j"
+        f"paper_tags AS (SELECT pt.paper_id, json_agg(t.name ORDER BY {TAG_ORDER}) AS j"
         f" FROM paper_tag pt JOIN tag t ON t.id = pt.tag_id WHERE pt.paper_id {mine}"
         " GROUP BY pt.paper_id),"
         f" paper_notes AS (SELECT paper_id, json_agg({_pg_json_record(NOTE_COLUMNS)}"
-        f" ORDER BY id) AS j FROM note WHERE paper_id {mine} GROUP BY paper_id),"
+        f" ORDER BY {NOTE_ORDER}) AS j FROM note WHERE paper_id {mine} GROUP BY paper_id),"
         f" paper_highlights AS (SELECT paper_id, json_agg({_pg_json_record(HIGHLIGHT_COLUMNS)}"
-        f' ORDER BY field, "start", id) AS j FROM highlight WHERE paper_id {mine}'
+        f" ORDER BY {HIGHLIGHT_ORDER}) AS j FROM highlight WHERE paper_id {mine}"
         " GROUP BY paper_id)"
     )
     joins = " ".join(f"LEFT JOIN {cte} ON {cte}.paper_id = {papers}.id"
@@ -125,7 +130,7 @@ def children_json_sql(papers: str = "p") -> tuple[str, str, str]:
 def tags_by_paper(paper_ids) -> dict[int, list[str]]:
     out = defaultdict(list)
     rows = _in_rows("SELECT pt.paper_id, t.name FROM paper_tag pt JOIN tag t ON t.id = pt.tag_id",
-                    "pt.paper_id", paper_ids, "ORDER BY pt.paper_id, pt.position, t.name")
+                    "pt.paper_id", paper_ids, f"ORDER BY pt.paper_id, {TAG_ORDER}")
     for paper_id, name in rows:
         out[paper_id].append(name)
     return out
@@ -140,12 +145,12 @@ def _children_by_paper(table: str, columns: tuple, paper_ids, order: str) -> dic
 
 
 def notes_by_paper(paper_ids) -> dict[int, list[dict]]:
-    return _children_by_paper("note", NOTE_COLUMNS, paper_ids, "ORDER BY id")
+    return _children_by_paper("note", NOTE_COLUMNS, paper_ids, f"ORDER BY {NOTE_ORDER}")
 
 
 def highlights_by_paper(paper_ids) -> dict[int, list[dict]]:
     return _children_by_paper("highlight", HIGHLIGHT_COLUMNS, paper_ids,
-                              "ORDER BY paper_id, field, start, id")
+                              f"ORDER BY paper_id, {HIGHLIGHT_ORDER}")
 
 
 def paper_records(papers: list[Paper]) -> list[dict]:
