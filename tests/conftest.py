@@ -54,13 +54,18 @@ def _empty_pg(url):
     conn.close()
 
 
+@pytest.fixture
+def empty_pg(pg_database):
+    """This run's PostgreSQL database, emptied for the test: its URL."""
+    _empty_pg(pg_database)
+    return pg_database
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database_url(request, tmp_path):
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'papershelf.db'}"
-    url = request.getfixturevalue("pg_database")
-    _empty_pg(url)
-    return url
+    return request.getfixturevalue("empty_pg")
 
 
 @pytest.fixture

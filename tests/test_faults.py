@@ -9,10 +9,7 @@ from tests.faults import kill_during_saves
 def test_sigkill_mid_saves_loses_no_acknowledged_save(tmp_path, store, request):
     env = None
     if store == "postgresql":
-        env = {"PAPERSHELF_DATABASE_URL": request.getfixturevalue("pg_database")}
-        from tests.conftest import _empty_pg
-
-        _empty_pg(env["PAPERSHELF_DATABASE_URL"])
+        env = {"PAPERSHELF_DATABASE_URL": request.getfixturevalue("empty_pg")}
     result = kill_during_saves(tmp_path / "data", total=400, kill_after=150, env=env)
     assert result["acknowledged"] >= 150
     assert result["lost"] == []

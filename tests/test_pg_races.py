@@ -10,14 +10,11 @@ import time
 import psycopg2
 import pytest
 
-from tests.conftest import _empty_pg
-
 
 @pytest.fixture
-def database_url(pg_database):
+def database_url(empty_pg):
     """PostgreSQL only: SQLite serializes every write, so this race cannot happen there."""
-    _empty_pg(pg_database)
-    return pg_database
+    return empty_pg
 
 
 def _hold_uncommitted(url, sql, params):

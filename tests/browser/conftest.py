@@ -13,7 +13,6 @@ from urllib.parse import urlparse
 
 import pytest
 from tests._require import require_or_skip
-from tests.conftest import _empty_pg
 from tests.live import ServerProcess, call, free_port  # noqa: F401 (free_port: for tests)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,9 +48,7 @@ def server(request, tmp_path):
     data.mkdir()
     env = {}
     if request.param == "postgresql":
-        url = request.getfixturevalue("pg_database")
-        _empty_pg(url)
-        env = {"PAPERSHELF_DATABASE_URL": url}
+        env = {"PAPERSHELF_DATABASE_URL": request.getfixturevalue("empty_pg")}
     s = Server(data, env=env).start(timeout=30)
     yield s
     s.stop()
