@@ -38,12 +38,15 @@ def test_token_create_makes_a_working_token_for_a_new_user(tmp_path):
         capture_output=True, text=True, check=True, env={**os.environ, "PAPERSHELF_ARXIV_API": "off"})
     carol = out.stdout.strip()
     assert carol.startswith("ps_")
+    # The first command on a new data dir made 'me' too, as serve does, and said so on stderr.
+    assert "created the user 'me'" in out.stderr
     with ServerProcess(data) as server:
-        me = server.token if (data / "token").exists() else None
-        assert me is None  # the store was not empty: no 'me' was made
+        assert server.token not in server.output  # the store was not empty: nothing new printed
+        assert call(server.base, "GET", "/api/papers", server.token)[0] == 200
         status, body = call(server.base, "POST", "/api/papers", carol, {"title": "Carol's"})
         assert status == 201
         assert call(server.base, "GET", "/api/papers", carol)[1]["items"][0]["title"] == "Carol's"
+        assert call(server.base, "GET", "/api/papers", server.token)[1]["items"] == []
 
 
 def test_serve_help_lists_its_flags():

@@ -14,6 +14,7 @@ becomes one note, so that export → import → export gives the same bytes.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
@@ -288,6 +289,10 @@ def _record(key: str, fields: dict[str, str]) -> dict:
     )
 
 
+_parser_log = logging.getLogger("bibtexparser")
+_quiet = logging.NullHandler()
+
+
 def read_bibtex(text: str) -> tuple[list[dict], list[dict]]:
     """Records from a BibTeX/BibLaTeX file, and the entries skipped (``{"key", "reason"}``).
 
@@ -297,6 +302,10 @@ def read_bibtex(text: str) -> tuple[list[dict], list[dict]]:
     import bibtexparser
     from bibtexparser.model import DuplicateBlockKeyBlock, DuplicateFieldKeyBlock
 
+    # The parser logs each block it cannot read; we report those ourselves (FormatError or
+    # ``skipped``), so its records reach a server's log but are not printed by default, where
+    # they would break the CLI's one-line error.
+    _parser_log.addHandler(_quiet)
     if not isinstance(text, str):
         raise FormatError("the file is not text")
     if not text.strip():

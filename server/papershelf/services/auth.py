@@ -59,3 +59,35 @@ def store_is_empty() -> bool:
 
 def touch_token(token: str) -> None:
     ApiToken.update(last_used_at=utcnow()).where(ApiToken.token_hash == hash_token(token)).execute()
+
+
+def list_tokens(user: User) -> list[ApiToken]:
+    """The user's tokens, oldest first (their hashes only; a secret is never kept)."""
+    return list(ApiToken.select().where(ApiToken.user == user).order_by(ApiToken.id))
+
+
+class TokenNotFound(LookupError):
+    """No token of this user has that id or label, or the label names several."""
+
+
+def revoke_token(user: User, which: str) -> list[ApiToken]:
+    """Revoke the user's token whose id or label is ``which``; answer what was revoked.
+
+    A label that several live tokens share is refused (say the id instead), so one command
+    never revokes more than the user meant. A revoked token also signs its library-page
+    sessions out (they hold its hash).
+    """
+    tokens = list_tokens(user)
+    chosen = [t for t in tokens if which.isdigit() and t.id == int(which)]
+    if not chosen:
+        chosen = [t for t in tokens if t.label == which and not t.revoked]
+    if not chosen:
+        raise TokenNotFound(f"{user.name} has no token with the id or label {which!r}")
+    if len(chosen) > 1:
+        ids = ", ".join(str(t.id) for t in chosen)
+        raise TokenNotFound(f"{len(chosen)} tokens of {user.name} are labelled {which!r} "
+                            f"(ids {ids}): revoke one by its id")
+    with write_transaction():
+        ApiToken.update(revoked=True).where(ApiToken.id == chosen[0].id).execute()
+    chosen[0].revoked = True
+    return chosen

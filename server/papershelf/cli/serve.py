@@ -1,0 +1,46 @@
+"""``papershelf serve``: the API and the library page under waitress."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from papershelf import __version__
+from papershelf.cli.common import announce_first_start, data_dir_option, open_app
+
+
+def display_url(url: str) -> str:
+    """A store URL fit to print: never the password a PostgreSQL URL may carry."""
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        return f"{scheme}://…@{rest.rsplit('@', 1)[1]}"
+    return url
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=5180, show_default=True, type=int)
+@data_dir_option
+@click.option("--threads", default=8, show_default=True, type=int)
+def serve(host, port, data_dir, threads):
+    """Serve the API and the library page (waitress)."""
+    import logging
+
+    import waitress
+
+    from papershelf.app import tune_gc
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("waitress.queue").setLevel(logging.WARNING)
+    app, token = open_app(data_dir)
+    announce_first_start(app, token, err=False)
+    tune_gc()
+    start_background = app.extensions.get("papershelf_start_background")
+    if start_background:
+        start_background()
+    click.echo(f"papershelf {__version__} serving on http://{host}:{port}  "
+               f"(store: {display_url(app.config['DATABASE_URL'])})")
+    sys.stdout.flush()
+    waitress.serve(app, host=host, port=port, threads=threads, ident="papershelf",
+                   _quiet=True, max_request_body_size=app.config["IMPORT_MAX_BYTES"] + 1024)

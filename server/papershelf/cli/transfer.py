@@ -1,0 +1,129 @@
+"""``papershelf export`` and ``papershelf import``: the same files as the HTTP API, from a shell.
+
+``register(main)`` adds both commands to the main click group. Long runs show progress on
+stderr (papers written, records imported); the file itself goes to ``--output`` or stdout.
+"""
+
+import sys
+
+import click
+
+from papershelf.cli.common import data_dir_option, get_user, open_store, user_option
+from papershelf.config import enrichment_enabled
+from papershelf.formats import EXPORT_FORMATS, IMPORT_FORMATS
+
+
+def _ids(value: str | None) -> list[int] | None:
+    if not value:
+        return None
+    try:
+        return [int(v) for v in value.split(",") if v.strip()]
+    except ValueError as e:
+        raise click.BadParameter("a comma-separated list of paper ids") from e
+
+
+@click.command("export")
+@click.option("--format", "fmt", type=click.Choice(list(EXPORT_FORMATS)), default="bibtex",
+              show_default=True)
+@click.option("--output", "-o", type=click.Path(dir_okay=False, allow_dash=True), default="-",
+              help="file to write (default: stdout)")
+@user_option
+@click.option("--tag", help="only papers with this tag")
+@click.option("--topic", help="only papers from this topic page")
+@click.option("--ids", help="only these paper ids (comma-separated)")
+@click.option("--q", "q", help="only papers matching this search")
+@click.option("--no-abstract", is_flag=True, help="leave abstracts out")
+@click.option("--notes-field", type=click.Choice(["annote", "note"]), default="annote",
+              show_default=True, help="BibTeX field for notes and highlights")
+@click.option("--encoding", type=click.Choice(["latex", "utf8"]), default="latex",
+              show_default=True, help="utf8 keeps non-ASCII text (biber)")
+@data_dir_option
+def export_command(fmt, output, user_name, tag, topic, ids, q, no_abstract, notes_field,
+                   encoding, data_dir):
+    """Export papers with their notes and highlights (BibTeX by default)."""
+    from papershelf.formats import writer_for
+    from papershelf.services import transfer
+
+    app = open_store(data_dir)
+    with app.extensions["papershelf_db"].connection_context():
+        user = get_user(user_name)
+        records = transfer.export_records(user, q=q, tag=tag, topic=topic, ids=_ids(ids))
+        to_file = output != "-"
+        written = 0
+
+        def counted(items):
+            nonlocal written
+            for record in items:
+                written += 1
+                if to_file and written % 500 == 0:
+                    click.echo(f"\r{written} papers written…", nl=False, err=True)
+                yield record
+
+        chunks = writer_for(fmt)(counted(records), abstract=not no_abstract,
+                                 notes_field=notes_field, encoding=encoding)
+        stream = click.open_file(output, "w", encoding="utf-8", atomic=to_file)
+        with stream as out:
+            for chunk in chunks:
+                out.write(chunk)
+        if to_file:
+            click.echo(f"\r{written} papers written to {output}", err=True)
+
+def one_line(text: str, limit: int = 300) -> str:
+    """A message fit for one line of stderr."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def read_input(path: str) -> bytes:
+    """The bytes of FILE (``-``: stdin), or a one-line error."""
+    if path == "-":
+        return sys.stdin.buffer.read()
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        raise click.ClickException(f"cannot read {path}: {e.strerror or e}") from None
+
+
+@click.command("import")
+@click.argument("file", type=click.Path(allow_dash=True))
+@click.option("--format", "fmt", type=click.Choice(list(IMPORT_FORMATS)),
+              help="default: guessed from the file")
+@user_option
+@data_dir_option
+def import_command(file, fmt, user_name, data_dir):
+    """Import BibTeX, CSL-JSON or a papershelf backup (FILE, or - for stdin)."""
+    from papershelf.errors import APIError
+    from papershelf.formats import FormatError
+    from papershelf.services import transfer
+
+    data = read_input(file)
+    app = open_store(data_dir)
+    with app.extensions["papershelf_db"].connection_context():
+        user = get_user(user_name)
+        try:
+            text = transfer.decode_upload(data)
+            fmt, found, skipped = transfer.read_file(text, fmt)
+        except (FormatError, APIError) as error:  # say why; nothing was changed
+            fields = getattr(error, "fields", None) or {}
+            detail = "; ".join(m for ms in fields.values() for m in ms if m not in error.message)
+            raise click.ClickException(
+                one_line(f"{file}: {error.message}" + (f" ({detail})" if detail else ""))) from None
+        except Exception as error:  # noqa: BLE001 - whatever a hostile file trips: one line
+            raise click.ClickException(
+                one_line(f"{file} could not be read as {fmt or 'an import file'}: "
+                         f"{type(error).__name__}: {error}")) from None
+        with click.progressbar(length=len(found), label=f"importing {len(found)} records",
+                               file=sys.stderr, show_pos=True) as bar:
+            try:
+                report = transfer.import_records(
+                    user, fmt, found, skipped, progress=bar.update,
+                    enrich=enrichment_enabled(app.config))
+            except APIError as error:
+                raise click.ClickException(one_line(f"{file}: {error.message}")) from None
+    click.echo(f"{report['created']} created, {report['updated']} updated, "
+               f"{report['skipped']} skipped")
+    for error in report["errors"]:
+        where = error.get("key") or f"record {error.get('index')}"
+        extra = f" {error['fields']}" if error.get("fields") else ""
+        click.echo(one_line(f"  skipped {where}: {error['reason']}{extra}"), err=True)

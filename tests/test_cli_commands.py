@@ -1,0 +1,178 @@
+"""Every command on a new data dir, tokens from the shell, and bad files as one line of stderr.
+
+The commands run as a user runs them: ``python -m papershelf …`` in a child process, so what
+is checked is what a terminal shows (stdout, stderr, exit status), tracebacks included.
+"""
+
+import json
+import os
+import stat
+import subprocess
+import sys
+
+import pytest
+
+from tests.live import ServerProcess, call
+
+SMALL_BIB = "@misc{k1,\n  title = {A Test of Import},\n  author = {M{\\\"u}ller, J{\\\"o}rg},\n" \
+            "  year = {2024},\n  eprint = {2401.00001},\n  archivePrefix = {arXiv}\n}\n"
+
+
+def papershelf(*args, env=None, input=None):
+    """``papershelf ARGS`` in a child process: the CompletedProcess (text)."""
+    return subprocess.run(
+        [sys.executable, "-m", "papershelf", *args], capture_output=True, text=True, input=input,
+        timeout=120, env={**os.environ, "PAPERSHELF_ARXIV_API": "off", **(env or {})})
+
+
+@pytest.fixture
+def data(tmp_path, monkeypatch):
+    monkeypatch.delenv("PAPERSHELF_DATABASE_URL", raising=False)
+    monkeypatch.delenv("PAPERSHELF_DATA_DIR", raising=False)
+    return tmp_path / "data"
+
+
+@pytest.mark.parametrize("first", [
+    ["import", "{bib}"],
+    ["export"],
+    ["token", "list"],
+    ["enrich"],
+])
+def test_whichever_command_runs_first_creates_me_with_a_private_token_file(data, tmp_path, first):
+    bib = tmp_path / "refs.bib"
+    bib.write_text(SMALL_BIB, encoding="utf-8")
+    args = [a.replace("{bib}", str(bib)) for a in first]
+    env = {"PAPERSHELF_ARXIV_API": "https://127.0.0.1:9/api/query"} if first == ["enrich"] else None
+    done = papershelf(*args, "--data-dir", str(data), env=env)
+    assert done.returncode == 0, done.stderr
+    assert "created the user 'me'" in done.stderr
+    token = (data / "token").read_text().strip()
+    assert token.startswith("ps_") and token in done.stderr
+    assert token not in done.stdout  # stdout stays the command's own output (an export)
+    assert stat.S_IMODE(os.stat(data / "token").st_mode) == 0o600
+    again = papershelf("token", "list", "--data-dir", str(data))
+    assert again.returncode == 0 and "created the user" not in again.stderr
+    with ServerProcess(data) as server:
+        assert call(server.base, "GET", "/api/papers", token)[0] == 200
+
+
+def test_import_then_export_on_a_new_data_dir_from_the_environment(data, tmp_path):
+    bib = tmp_path / "refs.bib"
+    bib.write_text(SMALL_BIB, encoding="utf-8")
+    env = {"PAPERSHELF_DATA_DIR": str(data)}
+    imported = papershelf("import", str(bib), env=env)
+    assert imported.returncode == 0, imported.stderr
+    assert "1 created, 0 updated, 0 skipped" in imported.stdout
+    exported = papershelf("export", "--format", "bibtex", env=env)
+    assert exported.returncode == 0, exported.stderr
+    assert "eprint = {2401.00001}" in exported.stdout
+    assert "M{\\\"u}ller, J{\\\"o}rg" in exported.stdout
+    # --data-dir names the same store as the variable did.
+    flagged = papershelf("export", "--format", "json", "--data-dir", str(data))
+    assert [p["arxiv_id"] for p in json.loads(flagged.stdout)["papers"]] == ["2401.00001"]
+
+
+def test_a_command_beside_a_running_server_sees_its_store(data, tmp_path):
+    bib = tmp_path / "refs.bib"
+    bib.write_text(SMALL_BIB, encoding="utf-8")
+    with ServerProcess(data) as server:
+        status, _ = call(server.base, "POST", "/api/papers", server.token, {"title": "From the page"})
+        assert status == 201
+        assert papershelf("import", str(bib), "--data-dir", str(data)).returncode == 0
+        titles = [p["title"] for p in call(server.base, "GET", "/api/papers", server.token)[1]["items"]]
+        assert sorted(titles) == ["A Test of Import", "From the page"]
+
+
+def test_token_list_shows_tokens_without_their_secrets(data):
+    made = papershelf("token", "create", "--label", "laptop", "--data-dir", str(data))
+    secret = made.stdout.strip()
+    listed = papershelf("token", "list", "--data-dir", str(data))
+    assert listed.returncode == 0, listed.stderr
+    lines = listed.stdout.splitlines()
+    assert lines[0].split() == ["id", "label", "created", "(UTC)", "last", "used", "(UTC)", "state"]
+    assert [line.split()[1] for line in lines[1:]] == ["first", "laptop"]
+    assert all(line.split()[-1] == "active" for line in lines[1:])
+    first_token = (data / "token").read_text().strip()
+    assert secret not in listed.stdout and first_token not in listed.stdout
+
+
+def test_token_revoke_by_label_and_by_id_ends_the_token(data):
+    laptop = papershelf("token", "create", "--label", "laptop", "--data-dir", str(data)).stdout.strip()
+    desk = papershelf("token", "create", "--label", "desk", "--data-dir", str(data)).stdout.strip()
+    with ServerProcess(data) as server:
+        assert call(server.base, "GET", "/api/papers", laptop)[0] == 200
+        by_label = papershelf("token", "revoke", "laptop", "--data-dir", str(data))
+        assert by_label.returncode == 0, by_label.stderr
+        assert call(server.base, "GET", "/api/papers", laptop)[0] == 401
+        assert call(server.base, "GET", "/api/papers", desk)[0] == 200
+        desk_id = next(line.split()[0] for line in papershelf(
+            "token", "list", "--data-dir", str(data)).stdout.splitlines() if " desk " in line)
+        by_id = papershelf("token", "revoke", desk_id, "--data-dir", str(data))
+        assert by_id.returncode == 0, by_id.stderr
+        assert call(server.base, "GET", "/api/papers", desk)[0] == 401
+        assert call(server.base, "GET", "/api/papers", server.token)[0] == 200
+    states = papershelf("token", "list", "--data-dir", str(data)).stdout
+    assert states.count("revoked") == 2 and states.count("active") == 1
+
+
+def test_token_revoke_refuses_an_unknown_or_ambiguous_name(data):
+    for _ in range(2):
+        papershelf("token", "create", "--label", "twin", "--data-dir", str(data))
+    ambiguous = papershelf("token", "revoke", "twin", "--data-dir", str(data))
+    assert ambiguous.returncode == 1
+    assert "revoke one by its id" in ambiguous.stderr
+    unknown = papershelf("token", "revoke", "nope", "--data-dir", str(data))
+    assert unknown.returncode == 1 and "no token" in unknown.stderr
+    other_user = papershelf("token", "list", "--user", "nobody", "--data-dir", str(data))
+    assert other_user.returncode == 1 and "no user named 'nobody'" in other_user.stderr
+    assert "active" in papershelf("token", "list", "--data-dir", str(data)).stdout
+    assert papershelf("token", "list", "--data-dir", str(data)).stdout.count("active") == 3
+
+
+HOSTILE_FILES = {
+    "binary garbage": b"\x00\x01\x02\xff\xfe\xfd" * 100,
+    "1000 nested braces": b"@misc{k, title = " + b"{" * 1000 + b"x" + b"}" * 1000 + b"}\n",
+    "unclosed entry": b"@article{broken,\n  title = {Never closed\n",
+    "truncated backup": b'{"format": "papershelf", "papers": [',
+    "json that is no export": b'{"hello": "world"}',
+    "csl-json list of numbers": b"[1, 2, 3]",
+    "latin-1 junk claiming utf-16": b"\xff\xfe\x00\xd8",
+}
+
+
+@pytest.mark.parametrize("name", list(HOSTILE_FILES))
+def test_a_bad_file_is_one_line_on_stderr_and_exit_1(data, tmp_path, name):
+    before = papershelf("export", "--format", "json", "--data-dir", str(data)).stdout
+    bad = tmp_path / "bad.bib"
+    bad.write_bytes(HOSTILE_FILES[name])
+    done = papershelf("import", str(bad), "--data-dir", str(data))
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == 1, (done.returncode, done.stdout, done.stderr)
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert done.stderr.startswith("Error: ")
+    after = papershelf("export", "--format", "json", "--data-dir", str(data)).stdout
+    assert json.loads(after)["papers"] == json.loads(before)["papers"] == []
+
+
+@pytest.mark.parametrize("path", ["missing.bib", "."])
+def test_a_file_that_cannot_be_opened_is_one_line_and_exit_1(data, tmp_path, path):
+    done = papershelf("import", str(tmp_path / path), "--data-dir", str(data))
+    assert done.returncode == 1, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("command", [["serve"], ["export"], ["import"], ["enrich"],
+                                     ["token", "create"], ["token", "list"], ["token", "revoke"]])
+def test_every_command_takes_data_dir(command):
+    done = papershelf(*command, "--help")
+    assert done.returncode == 0 and "--data-dir" in done.stdout
+    assert "PAPERSHELF_DATA_DIR" in done.stdout
+
+
+def test_an_empty_file_imports_nothing_and_says_so(data, tmp_path):
+    empty = tmp_path / "empty.bib"
+    empty.write_bytes(b"")
+    done = papershelf("import", str(empty), "--data-dir", str(data))
+    assert done.returncode == 0, done.stderr
+    assert "0 created, 0 updated, 0 skipped" in done.stdout
