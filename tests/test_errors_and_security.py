@@ -163,6 +163,34 @@ def test_bad_paper_fields_are_field_errors_and_store_nothing(client, alice, fiel
     assert client.get("/api/papers", headers=alice).json["items"] == []
 
 
+@pytest.mark.parametrize("raw", [
+    '{"title": "nul \\u0000 here"}',
+    '{"title": "lone \\ud800 surrogate"}',
+    '{"title": "fine", "tags": ["ok", "bad\\udfff"]}',
+    '{"title": "fine", "authors": ["Ann \\u0000 Bee"]}',
+])
+def test_nul_and_lone_surrogates_in_a_body_are_field_errors(client, owned, alice, raw):
+    before = client.get("/api/papers", headers=alice).json
+    r = client.post("/api/papers", data=raw, content_type="application/json", headers=alice)
+    assert_error(r, 422, "validation_error")
+    r = client.patch(f"/api/papers/{owned['paper_id']}", data=raw, content_type="application/json",
+                     headers=alice)
+    assert_error(r, 422, "validation_error")
+    lookup = '{"arxiv_ids": ["2603.29001\\ud800"]}'
+    r = client.post("/api/papers/lookup", data=lookup, content_type="application/json",
+                    headers=alice)
+    assert_error(r, 422, "validation_error")
+    assert client.get("/api/papers", headers=alice).json == before
+
+
+@pytest.mark.parametrize("url", ["/api/papers?tag=a%00b", "/api/papers?q=%00",
+                                 "/api/export?tag=a%00b", "/api/papers?topic=x%00"])
+def test_nul_in_a_query_parameter_is_a_field_error(client, owned, alice, url):
+    r = client.get(url, headers=alice)
+    assert_error(r, 422, "validation_error")
+    assert list(r.json["error"]["fields"]) == [url.split("?")[1].split("=")[0]]
+
+
 def test_bad_patch_changes_nothing(client, owned, alice):
     url = f"/api/papers/{owned['paper_id']}"
     r = client.patch(url, json={"title": "new", "authors": "oops"}, headers=alice)
