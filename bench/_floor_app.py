@@ -61,10 +61,10 @@ def main():
             return conn
         p = "?"
     else:
-        import psycopg2
+        import psycopg
 
         def connect():
-            return psycopg2.connect(url)
+            return psycopg.connect(url)
         p = "%s"
 
     setup = connect()

@@ -8,7 +8,7 @@ Servers run as separate processes exactly as a user starts them (`papershelf ser
 8 threads). Two references are served by waitress the same way: a bare Flask endpoint that parses
 the body and answers (bench/_bare_app.py), and the floor of a durable, searchable save: token
 check, one INSERT with the same unique indexes, the full-text row, COMMIT, written directly with
-sqlite3 / psycopg2 and nothing else (bench/_floor_app.py).
+sqlite3 / psycopg and nothing else (bench/_floor_app.py).
 """
 
 import argparse
@@ -192,11 +192,10 @@ def in_process_timings(data_dir, db_url, lookup_ids, queries, repeat):
 
 
 def pg_database():
-    import psycopg2
+    import psycopg
 
     name = f"papershelf_bench_{uuid.uuid4().hex[:8]}"
-    admin = psycopg2.connect("postgresql://postgres@127.0.0.1:5432/postgres")
-    admin.autocommit = True
+    admin = psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True)
     admin.cursor().execute(f'CREATE DATABASE "{name}"')
     return admin, name, f"postgresql://postgres@127.0.0.1:5432/{name}"
 

@@ -24,11 +24,11 @@ def main():
     for store in (["sqlite", "postgresql"] if args.store == "both" else [args.store]):
         env, admin, name = None, None, None
         if store == "postgresql":
-            import psycopg2
+            import psycopg
 
             name = f"papershelf_faults_{uuid.uuid4().hex[:8]}"
-            admin = psycopg2.connect("postgresql://postgres@127.0.0.1:5432/postgres")
-            admin.autocommit = True
+            admin = psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres",
+                                    autocommit=True)
             admin.cursor().execute(f'CREATE DATABASE "{name}"')
             env = {"PAPERSHELF_DATABASE_URL": f"postgresql://postgres@127.0.0.1:5432/{name}"}
         try:

@@ -17,11 +17,9 @@ PG_ADMIN_URL = os.environ.get("PAPERSHELF_TEST_PG", "postgresql://postgres@127.0
 
 
 def _pg_connect(url):
-    import psycopg2
+    import psycopg
 
-    conn = psycopg2.connect(url, connect_timeout=3)
-    conn.autocommit = True
-    return conn
+    return psycopg.connect(url, connect_timeout=3, autocommit=True)
 
 
 @pytest.fixture(scope="session")

@@ -7,7 +7,7 @@ passes its check, waits on the unique index, and the fill commits."""
 import threading
 import time
 
-import psycopg2
+import psycopg
 import pytest
 
 
@@ -19,7 +19,7 @@ def database_url(empty_pg):
 
 def _hold_uncommitted(url, sql, params):
     """Run ``sql`` in an open transaction on a connection of its own; commit it 0.5 s later."""
-    conn = psycopg2.connect(url)
+    conn = psycopg.connect(url)
     with conn.cursor() as cur:
         cur.execute(sql, params)
 

@@ -42,9 +42,16 @@ def open_database(url: str):
             check_same_thread=False, max_connections=64, stale_timeout=600,
         )
     if url.startswith(("postgres://", "postgresql://")):
+        try:
+            import psycopg  # noqa: F401 - the driver peewee will use
+        except ImportError:
+            raise StoreError("a PostgreSQL store needs its driver: "
+                             "python -m pip install 'papershelf[team]'") from None
         scheme, rest = url.split("://", 1)
+        # psycopg 3, even where psycopg2 is installed too: the one driver papershelf is tested on.
         return db_url.connect(
-            f"{scheme}+pool://{rest}", max_connections=64, stale_timeout=300, timeout=30
+            f"{scheme}+pool://{rest}", max_connections=64, stale_timeout=300, timeout=30,
+            prefer_psycopg3=True,
         )
     return db_url.connect(url)
 
