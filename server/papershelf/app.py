@@ -11,8 +11,8 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 
 from papershelf import db as store
-from papershelf.config import load_config
 from papershelf.errors import register_error_handlers
+from papershelf.settings import load_settings
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +51,7 @@ def tune_gc() -> None:
 def create_app(test_config: dict | None = None) -> Flask:
     app = Flask(__name__, static_folder="web/static", template_folder="web/templates")
     app.url_map.converters["id"] = RowId
-    cfg = load_config(test_config)
+    cfg = load_settings(test_config)
     app.config.update(cfg)
     app.config["MAX_CONTENT_LENGTH"] = cfg["IMPORT_MAX_BYTES"]
     app.config["SECRET_KEY"] = cfg["SECRET_KEY"] or _secret_key(cfg["DATA_DIR"])

@@ -21,15 +21,13 @@ import threading
 import time
 from datetime import timedelta
 
-from papershelf.config import enrichment_enabled
 from papershelf.db import db
 from papershelf.models import utcnow
 from papershelf.services import enrichment
+from papershelf.settings import default, enrichment_enabled
 
 log = logging.getLogger(__name__)
 
-DEFAULT_SETTLE = 1.0  # seconds without a new save before a partial batch goes
-DEFAULT_POLL = 60.0  # look at the store at least this often (imports, other processes)
 
 
 class EnrichmentWorker:
@@ -88,8 +86,8 @@ class EnrichmentWorker:
     # -- the loop --------------------------------------------------------------------------
 
     def _settle(self) -> None:
-        settle = float(self.cfg.get("ENRICH_SETTLE", DEFAULT_SETTLE))
-        longest = float(self.cfg.get("ENRICH_MAX_GATHER", 10 * settle))
+        settle = float(self.cfg.get("ENRICH_SETTLE", default("ENRICH_SETTLE")))
+        longest = float(self.cfg.get("ENRICH_MAX_GATHER", default("ENRICH_MAX_GATHER")))
         started = time.monotonic()
         while not self._stop.is_set():
             # Saves blocked behind our own batch's transaction arrive late: count quiet time
@@ -102,7 +100,7 @@ class EnrichmentWorker:
             self._stop.wait(min(0.05, settle - quiet))
 
     def _sleep_time(self) -> float:
-        poll = float(self.cfg.get("ENRICH_POLL", DEFAULT_POLL))
+        poll = float(self.cfg.get("ENRICH_POLL", default("ENRICH_POLL")))
         due = enrichment.next_due()
         if due is None:
             return poll

@@ -10,6 +10,8 @@ from flask import jsonify
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
+from papershelf.domain import errors as domain
+
 log = logging.getLogger(__name__)
 
 CODES = {
@@ -47,8 +49,6 @@ def _error(status: int, message: str):
 BadRequest = _error(400, "the request body is not valid JSON")
 Unauthorized = _error(401, "a valid API token is required")
 Forbidden = _error(403, "forbidden")
-NotFound = _error(404, "not found")
-Conflict = _error(409, "conflict")
 PayloadTooLarge = _error(413, "the request body is too large")
 UnsupportedMediaType = _error(415, "the request body must be JSON (Content-Type: application/json)")
 ValidationFailed = _error(422, "the request has invalid fields")
@@ -70,10 +70,19 @@ def _respond(status, code, message, fields=None, headers=None):
     return resp
 
 
+# The domain's errors, as HTTP sees them.
+DOMAIN_STATUS = {domain.NotFound: 404, domain.Conflict: 409, domain.Invalid: 422}
+
+
 def register_error_handlers(app) -> None:
     @app.errorhandler(APIError)
     def _api_error(e: APIError):
         return _respond(e.status, e.code, e.message, e.fields, e.headers)
+
+    @app.errorhandler(domain.DomainError)
+    def _domain_error(e: domain.DomainError):
+        status = next((s for cls, s in DOMAIN_STATUS.items() if isinstance(e, cls)), 400)
+        return _respond(status, CODES[status], e.message, e.fields)
 
     @app.errorhandler(ValidationError)
     def _validation(e: ValidationError):

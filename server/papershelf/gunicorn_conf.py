@@ -7,12 +7,14 @@ lock on ``<data dir>/enrichment.lock`` starts it; the lock goes with its process
 """
 
 import fcntl
-import os
 from pathlib import Path
 
-bind = os.environ.get("PAPERSHELF_BIND", "127.0.0.1:8000")
-workers = int(os.environ.get("PAPERSHELF_WORKERS", "4"))
-threads = int(os.environ.get("PAPERSHELF_THREADS", "4"))
+from papershelf.settings import load_settings
+
+_settings = load_settings()
+bind = _settings["BIND"]
+workers = _settings["WORKERS"]
+threads = _settings["THREADS"]
 
 _lock_file = None
 

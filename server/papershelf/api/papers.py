@@ -3,7 +3,6 @@
 from flask import Blueprint, current_app
 
 from papershelf.api import current_user, doc, json_body, query_args
-from papershelf.config import enrichment_enabled
 from papershelf.schemas import (
     LookupResultSchema,
     LookupSchema,
@@ -14,6 +13,7 @@ from papershelf.schemas import (
     PaperSchema,
 )
 from papershelf.services import papers
+from papershelf.settings import enrichment_enabled
 
 bp = Blueprint("api_papers", __name__, url_prefix="/api")
 

@@ -6,11 +6,11 @@ from flask import Blueprint, Response, current_app, request, stream_with_context
 from marshmallow import ValidationError, fields, pre_load, validate
 
 from papershelf.api import current_user, doc, query_args
-from papershelf.config import enrichment_enabled
 from papershelf.errors import ValidationFailed
 from papershelf.formats import EXPORT_FORMATS, IMPORT_FORMATS
 from papershelf.schemas import TAG_LEN, StrictSchema
 from papershelf.services import transfer
+from papershelf.settings import enrichment_enabled
 
 bp = Blueprint("api_transfer", __name__, url_prefix="/api")
 

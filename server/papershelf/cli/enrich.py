@@ -26,8 +26,8 @@ def _describe(result) -> str:
 @click.option("--verbose", "-v", is_flag=True, help="list each paper that failed")
 def enrich(everything, data_dir, verbose):
     """Complete pending papers from the arXiv API (one call per 100, spaced by the limit)."""
-    from papershelf.config import enrichment_enabled
     from papershelf.services import enrichment
+    from papershelf.settings import enrichment_enabled
 
     app = open_store(data_dir)
     cfg = app.config

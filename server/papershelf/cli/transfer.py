@@ -9,8 +9,8 @@ import sys
 import click
 
 from papershelf.cli.common import data_dir_option, get_user, open_store, user_option
-from papershelf.config import enrichment_enabled
 from papershelf.formats import EXPORT_FORMATS, IMPORT_FORMATS
+from papershelf.settings import enrichment_enabled
 
 
 def _ids(value: str | None) -> list[int] | None:
@@ -93,7 +93,7 @@ def read_input(path: str) -> bytes:
 @data_dir_option
 def import_command(file, fmt, user_name, data_dir):
     """Import BibTeX, CSL-JSON or a papershelf backup (FILE, or - for stdin)."""
-    from papershelf.errors import APIError
+    from papershelf.domain.errors import DomainError
     from papershelf.formats import FormatError
     from papershelf.services import transfer
 
@@ -104,7 +104,7 @@ def import_command(file, fmt, user_name, data_dir):
         try:
             text = transfer.decode_upload(data)
             fmt, found, skipped = transfer.read_file(text, fmt)
-        except (FormatError, APIError) as error:  # say why; nothing was changed
+        except (FormatError, DomainError) as error:  # say why; nothing was changed
             fields = getattr(error, "fields", None) or {}
             detail = "; ".join(m for ms in fields.values() for m in ms if m not in error.message)
             raise click.ClickException(
@@ -119,7 +119,7 @@ def import_command(file, fmt, user_name, data_dir):
                 report = transfer.import_records(
                     user, fmt, found, skipped, progress=bar.update,
                     enrich=enrichment_enabled(app.config))
-            except APIError as error:
+            except DomainError as error:
                 raise click.ClickException(one_line(f"{file}: {error.message}")) from None
     click.echo(f"{report['created']} created, {report['updated']} updated, "
                f"{report['skipped']} skipped")

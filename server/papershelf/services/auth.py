@@ -6,6 +6,7 @@ import secrets
 from peewee import IntegrityError
 
 from papershelf.db import db, write_transaction
+from papershelf.domain.errors import NotFound
 from papershelf.models import ApiToken, User, utcnow
 
 TOKEN_PREFIX = "ps_"
@@ -66,7 +67,7 @@ def list_tokens(user: User) -> list[ApiToken]:
     return list(ApiToken.select().where(ApiToken.user == user).order_by(ApiToken.id))
 
 
-class TokenNotFound(LookupError):
+class TokenNotFound(NotFound):
     """No token of this user has that id or label, or the label names several."""
 
 

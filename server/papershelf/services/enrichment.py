@@ -30,30 +30,31 @@ from datetime import timedelta
 from urllib.parse import urlsplit
 
 from papershelf import arxiv_api
-from papershelf.config import enrichment_enabled
 from papershelf.db import is_postgres, is_sqlite, write_transaction
 from papershelf.models import Paper, utcnow
 from papershelf.services import search
+from papershelf.settings import default, enrichment_enabled
 
 log = logging.getLogger(__name__)
 
 BATCH_SIZE = 100
-# Settings with their defaults; config.py's DEFAULTS may list them, tests pass them in.
-DEFAULT_TIMEOUT = 30.0
-DEFAULT_RETRY_BASE = 60.0  # seconds before the first retry; doubles each time
-DEFAULT_MAX_ATTEMPTS = 8  # 1 + 2 + … + 64 minutes ≈ 4 hours of arXiv being down
 MAX_BACKOFF = 6 * 3600.0
 
 
 def settings(cfg: dict) -> dict:
-    timeout = float(cfg.get("ARXIV_TIMEOUT") or DEFAULT_TIMEOUT)
+    """The enrichment settings of ``cfg``; what it lacks comes from the settings table."""
+    def get(name):
+        value = cfg.get(name)
+        return default(name) if value is None else value
+
+    timeout = float(get("ARXIV_TIMEOUT"))
     return {
         "base_url": cfg["ARXIV_API"],
-        "interval": float(cfg.get("ARXIV_MIN_INTERVAL", 3.0)),
+        "interval": float(get("ARXIV_MIN_INTERVAL")),
         "timeout": timeout,
         "lease": float(cfg.get("ARXIV_LEASE") or (timeout + 30.0)),
-        "retry_base": float(cfg.get("ARXIV_RETRY_BASE") or DEFAULT_RETRY_BASE),
-        "max_attempts": int(cfg.get("ARXIV_MAX_ATTEMPTS") or DEFAULT_MAX_ATTEMPTS),
+        "retry_base": float(get("ARXIV_RETRY_BASE")),
+        "max_attempts": int(get("ARXIV_MAX_ATTEMPTS")),
     }
 
 

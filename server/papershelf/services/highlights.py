@@ -1,7 +1,7 @@
 """Highlights: a quote in a paper's abstract or title, anchored by quote, context and position."""
 
 from papershelf.db import write_transaction
-from papershelf.errors import NotFound, ValidationFailed
+from papershelf.domain.errors import Invalid, NotFound
 from papershelf.models import Highlight, User, utcnow
 from papershelf.services.papers import get_paper, touch
 
@@ -19,7 +19,7 @@ def get_highlight(user: User, highlight_id: int) -> Highlight:
 
 def add_highlight(user: User, paper_id: int, data: dict) -> tuple[Highlight, bool]:
     if data["end"] - data["start"] != utf16_len(data["exact"]):
-        raise ValidationFailed(fields={"end": [
+        raise Invalid(fields={"end": [
             "end - start must equal the length of exact in UTF-16 code units"]})
     with write_transaction():
         paper = get_paper(user, paper_id)

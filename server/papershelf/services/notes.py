@@ -1,7 +1,7 @@
 """Notes on a paper: Markdown source, stored verbatim."""
 
 from papershelf.db import write_transaction
-from papershelf.errors import NotFound
+from papershelf.domain.errors import NotFound
 from papershelf.models import Note, User, utcnow
 from papershelf.services.papers import get_paper, touch
 

@@ -8,7 +8,7 @@ from peewee import IntegrityError, fn
 
 from papershelf import arxiv
 from papershelf.db import db, in_list, is_postgres, is_sqlite, run_write, write_transaction
-from papershelf.errors import Conflict, NotFound, ValidationFailed
+from papershelf.domain.errors import Conflict, Invalid, NotFound
 from papershelf.formats.citekey import base_key, make_citation_key
 from papershelf.models import Paper, PaperTag, Tag, User, utcnow
 from papershelf.services import records, search
@@ -247,7 +247,7 @@ def _update_paper(user: User, paper_id: int, data: dict, enrich: bool) -> Paper:
         edited = list(paper.edited_fields or [])
         for key, value in data.items():
             if key in ("title",) and not value:
-                raise ValidationFailed(fields={key: ["cannot be empty"]})
+                raise Invalid(fields={key: ["cannot be empty"]})
             if key in ("authors", "affiliations", "topics", "categories") and value is None:
                 value = []
             if key == "abstract" and value is None:
@@ -298,7 +298,7 @@ def _decode_cursor(cursor: str) -> list:
             raise ValueError
         return values
     except (ValueError, TypeError, UnicodeDecodeError) as e:
-        raise ValidationFailed(fields={"cursor": ["not a cursor from this API"]}) from e
+        raise Invalid(fields={"cursor": ["not a cursor from this API"]}) from e
 
 
 def _like_escape(s: str) -> str:

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from marshmallow import ValidationError
 
 from papershelf.db import write_transaction
-from papershelf.errors import ValidationFailed
+from papershelf.domain.errors import Invalid
 from papershelf.formats import EXPORT_FORMATS, IMPORT_FORMATS, FormatError, reader_for, writer_for
 from papershelf.formats.bibtex import annotation_text
 from papershelf.models import Highlight, Note, Paper, User, utcnow
@@ -98,14 +98,14 @@ def sniff_format(text: str) -> str:
 
 
 def read_file(text: str, fmt: str | None) -> tuple[str, list[dict], list[dict]]:
-    """(format, records, skipped) — a malformed file raises ValidationFailed (nothing written)."""
+    """(format, records, skipped) — a malformed file raises Invalid (nothing written)."""
     fmt = fmt or sniff_format(text)
     if fmt not in IMPORT_FORMATS:
-        raise ValidationFailed(fields={"format": [f"one of {', '.join(IMPORT_FORMATS)}"]})
+        raise Invalid(fields={"format": [f"one of {', '.join(IMPORT_FORMATS)}"]})
     try:
         found, skipped = reader_for(fmt)(text)
     except FormatError as error:
-        raise ValidationFailed(f"the file cannot be imported: {error.message}",
+        raise Invalid(f"the file cannot be imported: {error.message}",
                                fields={"file": [error.message]}) from None
     return fmt, found, skipped
 
@@ -302,7 +302,7 @@ def import_file(user: User, data: bytes | str, fmt: str | None = None, *,
         try:
             text = decode_upload(data)
         except FormatError as error:
-            raise ValidationFailed(f"the file cannot be imported: {error.message}",
+            raise Invalid(f"the file cannot be imported: {error.message}",
                                    fields={"file": [error.message]}) from None
     fmt, found, skipped = read_file(text, fmt)
     return import_records(user, fmt, found, skipped, progress=progress, enrich=enrich)

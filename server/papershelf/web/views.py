@@ -22,7 +22,7 @@ from marshmallow import ValidationError
 from peewee import fn
 
 from papershelf import arxiv
-from papershelf.errors import NotFound, ValidationFailed
+from papershelf.domain.errors import Invalid, NotFound
 from papershelf.models import Paper, PaperTag, Tag
 from papershelf.schemas import PaperQuerySchema
 from papershelf.security import check_same_origin, session_user
@@ -43,7 +43,6 @@ EXPORT_FORMATS = [
 ]
 IMPORT_FORMATS = [("bibtex", "BibTeX"), ("csljson", "CSL-JSON"), ("json", "papershelf backup (JSON)")]
 COLORS = ("yellow", "green", "blue", "pink", "purple")
-UNDO_SECONDS = 8
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -68,8 +67,7 @@ def _marked(text, terms):
 
 @bp.app_context_processor
 def _page_context():
-    return {"colors": COLORS, "undo_seconds": current_app.config.get("LIBRARY_UNDO_SECONDS",
-                                                                     UNDO_SECONDS)}
+    return {"colors": COLORS, "undo_seconds": current_app.config["LIBRARY_UNDO_SECONDS"]}
 
 
 def _safe_next(target: str | None) -> str:
@@ -190,7 +188,7 @@ def library():
     args, problem = _list_args()
     try:
         page = papers.list_papers(g.user, **args)
-    except ValidationFailed:  # a cursor that was not ours
+    except Invalid:  # a cursor that was not ours
         args.pop("cursor", None)
         problem = "Some of the filters were not understood and were left out."
         page = papers.list_papers(g.user, **args)
