@@ -142,9 +142,9 @@ def reference_throughput(seconds, script, *args, token=None, offset=0):
 def populate(data_dir, db_url, n):
     """n papers for the user 'me' straight through the services (one transaction)."""
     from papershelf.app import create_app
-    from papershelf.db import write_transaction
-    from papershelf.models import User
     from papershelf.services import notes, papers
+    from papershelf.store.db import write_transaction
+    from papershelf.store.models import User
 
     app = create_app({"DATA_DIR": data_dir, "DATABASE_URL": db_url, "ARXIV_API": "off"})
     with app.extensions["papershelf_db"].connection_context():
@@ -166,7 +166,7 @@ def populate(data_dir, db_url, n):
 def in_process_timings(data_dir, db_url, lookup_ids, queries, repeat):
     """Server time: the app called in-process (no network), as the bars are stated."""
     from papershelf.app import create_app, tune_gc
-    from papershelf.models import ApiToken  # noqa: F401
+    from papershelf.store.models import ApiToken  # noqa: F401
 
     app = create_app({"DATA_DIR": data_dir, "DATABASE_URL": db_url, "ARXIV_API": "off"})
     tune_gc()  # as `papershelf serve` and the gunicorn workers run

@@ -152,7 +152,7 @@ def test_delete_takes_notes_and_highlights(client, alice, saved, app):
     assert client.get(f"/api/papers/{pid}", headers=alice).status_code == 404
     assert client.patch(f"/api/notes/{note['id']}", json={"body": "y"}, headers=alice).status_code == 404
     assert client.delete(f"/api/highlights/{hl['id']}", headers=alice).status_code == 404
-    from papershelf.models import Highlight, Note
+    from papershelf.store.models import Highlight, Note
 
     with app.extensions["papershelf_db"].connection_context():
         assert Note.select().count() == 0 and Highlight.select().count() == 0

@@ -2,7 +2,8 @@
 
 import pytest
 
-from papershelf import db as store
+from papershelf.store import db as store
+from papershelf.store import migrations
 
 
 def _version(app):
@@ -11,7 +12,7 @@ def _version(app):
 
 
 def test_a_new_store_is_at_the_current_schema_version(app):
-    assert _version(app) == store.SCHEMA_VERSION
+    assert _version(app) == migrations.SCHEMA_VERSION
 
 
 def test_an_older_store_is_migrated_forward_keeping_its_papers(make_app, make_user, client):
@@ -26,7 +27,7 @@ def test_an_older_store_is_migrated_forward_keeping_its_papers(make_app, make_us
             store.db.execute_sql(
                 "ALTER TABLE paper_search ALTER COLUMN document SET STORAGE EXTENDED")
     again = make_app()
-    assert _version(again) == store.SCHEMA_VERSION
+    assert _version(again) == migrations.SCHEMA_VERSION
     with again.extensions["papershelf_db"].connection_context():
         if store.is_postgres():
             storage = store.db.execute_sql(

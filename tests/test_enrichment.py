@@ -19,8 +19,9 @@ import pybtex.errors
 import pytest
 
 from papershelf.formats.bibtex import write_bibtex
-from papershelf.models import Paper, utcnow
-from papershelf.services import enrichment, records
+from papershelf.services import enrichment
+from papershelf.store import records
+from papershelf.store.models import Paper, utcnow
 from tests.fake_arxiv import FakeArxiv
 from tests.live import ServerProcess, call
 
@@ -573,7 +574,7 @@ def test_server_killed_mid_batch_loses_nothing_from_the_queue(tmp_path, fake):
         server.kill()  # SIGKILL in the middle of the batch
     assert len(fake.requests) == 1 and sorted(fake.requests[0].ids) == ids
 
-    from papershelf.db import open_database
+    from papershelf.store.db import open_database
 
     database = open_database(f"sqlite:///{data / 'papershelf.db'}")
     with database.bind_ctx([Paper]), database.connection_context():

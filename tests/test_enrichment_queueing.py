@@ -92,8 +92,8 @@ def test_imported_papers_are_queued_for_enrichment(make_app):
 
 
 def test_a_backup_keeps_which_fields_arxiv_supplied(make_app):
-    from papershelf.models import Paper
     from papershelf.services import auth
+    from papershelf.store.models import Paper
 
     app = make_app()
     with app.extensions["papershelf_db"].connection_context():

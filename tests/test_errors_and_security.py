@@ -296,7 +296,7 @@ def test_internal_errors_hide_the_traceback(make_app, caplog):
 
 
 def test_tokens_are_stored_hashed(app, alice):
-    from papershelf.models import ApiToken
+    from papershelf.store.models import ApiToken
 
     token = alice["Authorization"].split()[1]
     with app.extensions["papershelf_db"].connection_context():

@@ -97,7 +97,7 @@ def test_signout_needs_our_origin_and_ends_the_session(client, alice):
 
 
 def test_revoking_the_token_signs_the_page_out(app, client, alice):
-    from papershelf.models import ApiToken
+    from papershelf.store.models import ApiToken
 
     sign_in(client, alice)
     with app.extensions["papershelf_db"].connection_context():

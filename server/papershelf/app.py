@@ -10,9 +10,10 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 
-from papershelf import db as store
 from papershelf.errors import register_error_handlers
 from papershelf.settings import load_settings
+from papershelf.store import db as store
+from papershelf.store import migrations
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +75,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     store.bind(database)
     app.extensions["papershelf_db"] = database
     with database.connection_context():
-        store.init_schema()
+        migrations.init_schema()
 
     @app.before_request
     def _connect():

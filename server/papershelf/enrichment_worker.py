@@ -21,10 +21,10 @@ import threading
 import time
 from datetime import timedelta
 
-from papershelf.db import db
-from papershelf.models import utcnow
 from papershelf.services import enrichment
 from papershelf.settings import default, enrichment_enabled
+from papershelf.store.db import db
+from papershelf.store.models import utcnow
 
 log = logging.getLogger(__name__)
 

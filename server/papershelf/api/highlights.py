@@ -5,7 +5,7 @@ from flask import Blueprint
 from papershelf.api import current_user, doc, json_body
 from papershelf.schemas import HighlightInSchema, HighlightPatchSchema, HighlightSchema
 from papershelf.services import highlights
-from papershelf.services.records import highlight_record
+from papershelf.store.records import highlight_record
 
 bp = Blueprint("api_highlights", __name__, url_prefix="/api")
 

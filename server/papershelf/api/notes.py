@@ -5,7 +5,7 @@ from flask import Blueprint
 from papershelf.api import current_user, doc, json_body
 from papershelf.schemas import NoteInSchema, NoteSchema
 from papershelf.services import notes
-from papershelf.services.records import note_record
+from papershelf.store.records import note_record
 
 bp = Blueprint("api_notes", __name__, url_prefix="/api")
 

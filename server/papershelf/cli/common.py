@@ -39,7 +39,7 @@ def open_app(data_dir: str | None, **settings):
     caller shows it once), else None.
     """
     from papershelf.app import create_app
-    from papershelf.db import StoreError
+    from papershelf.store.db import StoreError
 
     overrides = {"DATA_DIR": data_dir} if data_dir else {}
     try:
@@ -81,7 +81,7 @@ def open_store(data_dir: str | None, **settings):
 
 def get_user(name: str):
     """The user ``name``, or a one-line error."""
-    from papershelf.models import User
+    from papershelf.store.models import User
 
     user = User.get_or_none(User.name == name)
     if user is None:

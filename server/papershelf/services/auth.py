@@ -5,9 +5,10 @@ import secrets
 
 from peewee import IntegrityError
 
-from papershelf.db import db, write_transaction
 from papershelf.domain.errors import NotFound
-from papershelf.models import ApiToken, User, utcnow
+from papershelf.store import tokens
+from papershelf.store.db import write_transaction
+from papershelf.store.models import ApiToken, User, utcnow
 
 TOKEN_PREFIX = "ps_"
 
@@ -44,11 +45,7 @@ def user_for_token(token: str) -> User | None:
 
 def user_for_token_hash(token_hash: str, user_id: int | None = None) -> User | None:
     """The user of an unrevoked token (and only if it is ``user_id``'s, when given)."""
-    # Every request asks this: plain SQL, one indexed lookup.
-    p = db.param
-    row = db.execute_sql(
-        f'SELECT u.id, u.name, u.created_at FROM api_token t JOIN "user" u ON u.id = t.user_id'
-        f" WHERE t.token_hash = {p} AND t.revoked = {p}", (token_hash, False)).fetchone()
+    row = tokens.user_of_live_token(token_hash)
     if row is None or (user_id is not None and row[0] != user_id):
         return None
     return User(id=row[0], name=row[1], created_at=row[2])

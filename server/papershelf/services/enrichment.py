@@ -30,10 +30,10 @@ from datetime import timedelta
 from urllib.parse import urlsplit
 
 from papershelf import arxiv_api
-from papershelf.db import is_postgres, is_sqlite, write_transaction
-from papershelf.models import Paper, utcnow
 from papershelf.services import search
 from papershelf.settings import default, enrichment_enabled
+from papershelf.store.db import let_other_writers_in, skip_locked, write_transaction
+from papershelf.store.models import Paper, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -135,9 +135,7 @@ def claim(lease: float, limit: int = BATCH_SIZE) -> list[tuple[int, str]]:
     with write_transaction():
         query = (Paper.select(Paper.id, Paper.arxiv_id).where(_due(now))
                  .order_by(Paper.enrichment_due, Paper.id).limit(limit))
-        if is_postgres():
-            query = query.for_update("FOR UPDATE SKIP LOCKED")
-        rows = [(p.id, p.arxiv_id) for p in query]
+        rows = [(p.id, p.arxiv_id) for p in skip_locked(query)]
         orphans = [paper_id for paper_id, arxiv_id in rows if not arxiv_id]
         if orphans:  # the user removed the arXiv id: nothing to ask arXiv about
             (Paper.update(enrichment=None, enrichment_due=None, enrichment_reason=None)
@@ -284,10 +282,6 @@ TEXT_FIELDS = {"title", "authors", "abstract"}  # what the search document holds
 
 
 APPLY_CHUNK = 10  # papers per write transaction when applying an answer
-# SQLite's busy handler makes a waiting writer sleep up to 100 ms between tries: without a pause
-# between our transactions a save could wait for a whole batch (seconds, measured). PostgreSQL
-# locks rows, and a save takes no lock an answer's update holds.
-SQLITE_WRITER_PAUSE = 0.11
 
 
 def _apply_to(paper: Paper, arxiv_id: str, outcome, cfg: dict, now, result: BatchResult) -> None:
@@ -312,8 +306,8 @@ def _apply(claimed: list[tuple[int, str]], outcome, cfg: dict, result: BatchResu
     """Write the answer (or the error) into the claimed papers, each as it is now (a user's
     edit made during the call is seen here), a few papers per short transaction."""
     for start in range(0, len(claimed), APPLY_CHUNK):
-        if start and is_sqlite():
-            time.sleep(SQLITE_WRITER_PAUSE)  # let a waiting save in
+        if start:
+            let_other_writers_in()
         chunk = dict(claimed[start:start + APPLY_CHUNK])
         with write_transaction():
             for paper in Paper.select().where(Paper.id.in_(list(chunk))).order_by(Paper.id):

@@ -1,9 +1,9 @@
 """Highlights: a quote in a paper's abstract or title, anchored by quote, context and position."""
 
-from papershelf.db import write_transaction
 from papershelf.domain.errors import Invalid, NotFound
-from papershelf.models import Highlight, User, utcnow
 from papershelf.services.papers import get_paper, touch
+from papershelf.store.db import write_transaction
+from papershelf.store.models import Highlight, User, utcnow
 
 
 def utf16_len(text: str) -> int:

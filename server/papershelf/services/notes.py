@@ -1,9 +1,9 @@
 """Notes on a paper: Markdown source, stored verbatim."""
 
-from papershelf.db import write_transaction
 from papershelf.domain.errors import NotFound
-from papershelf.models import Note, User, utcnow
 from papershelf.services.papers import get_paper, touch
+from papershelf.store.db import write_transaction
+from papershelf.store.models import Note, User, utcnow
 
 
 def get_note(user: User, note_id: int) -> Note:

@@ -7,11 +7,13 @@ from datetime import date
 from peewee import IntegrityError, fn
 
 from papershelf import arxiv
-from papershelf.db import db, in_list, is_postgres, is_sqlite, run_write, write_transaction
 from papershelf.domain.errors import Conflict, Invalid, NotFound
 from papershelf.formats.citekey import base_key, make_citation_key
-from papershelf.models import Paper, PaperTag, Tag, User, utcnow
-from papershelf.services import records, search
+from papershelf.services import search
+from papershelf.store import papers as queries
+from papershelf.store import records
+from papershelf.store.db import run_write, write_transaction
+from papershelf.store.models import Paper, PaperTag, Tag, User, utcnow
 
 # Fields a page save can fill. Lists merge as described in save_paper.
 PAGE_FIELDS = (
@@ -21,15 +23,6 @@ PAGE_FIELDS = (
 )
 IDENTITY_FIELDS = ("arxiv_id", "doi", "url")
 SAVE_ATTEMPTS = 5
-
-
-def lock_user(user: User) -> None:
-    """Serialize an edit or an import with the user's other edits and imports, and with saves
-    that insert a paper (on PostgreSQL their foreign key takes a share lock on the same row).
-    SQLite's IMMEDIATE transactions already do. Page saves do not take it: they run side by side
-    and the unique indexes settle a race between two saves (see save_paper)."""
-    if is_postgres():
-        db.execute_sql('SELECT id FROM "user" WHERE id = %s FOR UPDATE', (user.id,))
 
 
 def get_paper(user: User, paper_id: int) -> Paper:
@@ -51,14 +44,7 @@ def find_existing(user: User, data: dict) -> Paper | None:
     keys = [k for k in ("client_id",) + IDENTITY_FIELDS if data.get(k)]
     if not keys:
         return None
-    p = db.param
-    # PostgreSQL: the rows found stay locked to this save, so two saves of one paper merge one
-    # after the other (the second reads what the first wrote).
-    rows = db.execute_sql(
-        f"SELECT id, {', '.join(keys)} FROM paper WHERE user_id = {p} AND ("
-        + " OR ".join(f"{k} = {p}" for k in keys) + ")"
-        + (" FOR UPDATE" if is_postgres() else ""),
-        [user.id] + [data[k] for k in keys]).fetchall()
+    rows = queries.rows_with_any(user.id, {k: data[k] for k in keys})
     if not rows:
         return None
 
@@ -83,16 +69,7 @@ def _assign_citation_key(user: User, paper_fields: dict) -> str:
         "arxiv_id": paper_fields.get("arxiv_id"),
     }
     base = base_key(record)
-    if is_postgres():
-        # Saves run side by side on PostgreSQL: two papers with one base key take turns here,
-        # so the second sees the first's key (others do not wait).
-        db.execute_sql("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (user.id, base))
-    # Keys are ASCII; every suffix sorts below "~", so this range is "starts with base".
-    p = db.param
-    taken = {k for (k,) in db.execute_sql(
-        f"SELECT citation_key FROM paper WHERE user_id = {p} AND citation_key >= {p}"
-        f" AND citation_key < {p}", (user.id, base, base + "~")).fetchall()}
-    return make_citation_key(record, taken, base)
+    return make_citation_key(record, queries.keys_starting_with(user.id, base), base)
 
 
 def set_tags(paper: Paper, names: list[str]) -> None:
@@ -134,25 +111,6 @@ def _merge_page_fields(paper: Paper, data: dict) -> bool:
     return changed
 
 
-_INSERT_SQL: dict[str, str] = {}
-_INSERT_FIELDS = [f for f in Paper._meta.sorted_fields if f.name != "id"]
-
-
-def _insert_paper(paper: Paper) -> Paper:
-    """INSERT one paper with a statement built once per store (peewee's per-call SQL generation
-    was a fifth of a save's time); values go through the fields' own db_value conversion."""
-    p = db.param
-    sql = _INSERT_SQL.get(p)
-    if sql is None:
-        cols = ", ".join(f'"{f.column_name}"' for f in _INSERT_FIELDS)
-        sql = _INSERT_SQL[p] = (f'INSERT INTO "paper" ({cols}) VALUES '
-                                f'({", ".join([p] * len(_INSERT_FIELDS))}) RETURNING "id"')
-    data = paper.__data__
-    values = [f.db_value(data.get(f.name)) for f in _INSERT_FIELDS]
-    paper.id = db.execute_sql(sql, values).fetchone()[0]
-    return paper
-
-
 def save_paper(user: User, data: dict, *, enrich: bool = False) -> tuple[Paper, bool]:
     """Save a paper from a page. Returns (paper, created). Saving again merges, never duplicates."""
     data = dict(data)
@@ -191,7 +149,7 @@ def _save(user, data, fields, tags, enrich) -> tuple[Paper, bool]:
         return paper, False
     now = utcnow()
     queued = bool(enrich and fields.get("arxiv_id"))
-    paper = _insert_paper(Paper(
+    paper = queries.insert_paper(Paper(
         user=user,
         client_id=data.get("client_id"),
         citation_key=_assign_citation_key(user, fields),
@@ -229,7 +187,7 @@ def update_paper(user: User, paper_id: int, data: dict, *, enrich: bool = False)
 
 def _update_paper(user: User, paper_id: int, data: dict, enrich: bool) -> Paper:
     with write_transaction():
-        lock_user(user)
+        queries.lock_user(user.id)
         paper = get_paper(user, paper_id)
         tags = data.pop("tags", None)
         if "citation_key" in data and data["citation_key"] != paper.citation_key:
@@ -316,10 +274,7 @@ def filtered(user: User, q: str | None = None, tag: str | None = None,
                   .where((Tag.user == user) & (fn.LOWER(Tag.name) == tag.lower())))
         query = query.where(Paper.id.in_(tagged))
     if topic:
-        # topics are a JSON list: the quoted, JSON-escaped name matches one whole element.
-        needle = json.dumps(topic, ensure_ascii=False).lower()
-        position = fn.instr if is_sqlite() else fn.strpos
-        query = query.where(position(fn.LOWER(Paper.topics), needle) > 0)
+        query = query.where(queries.has_topic(topic))
     if q:
         match = search.matching(q)
         if match is not None:
@@ -357,14 +312,8 @@ def list_papers(user: User, *, q=None, tag=None, topic=None, limit=50, cursor=No
 # ---- page lookup ---------------------------------------------------------------------------
 
 
-_LOOKUP_COLUMNS = ("id, arxiv_id, url, source_url, citation_key, authors, authors_more,"
-                   " primary_category, enrichment, enrichment_reason, enrichment_at")
-
-
 def lookup(user: User, arxiv_ids: list[str], urls: list[str]) -> dict:
-    """Which of a page's papers are saved, with their tags, notes and highlights. PostgreSQL
-    answers all of it in one query (each round trip cost milliseconds); SQLite, in process, in
-    one query for the papers and one each for their tags, notes and highlights."""
+    """Which of a page's papers are saved, with their tags, notes and highlights."""
     wanted_ids, wanted_urls, invalid = {}, {}, []
     for raw in arxiv_ids:
         norm = arxiv.try_arxiv_id(raw)
@@ -383,30 +332,8 @@ def lookup(user: User, arxiv_ids: list[str], urls: list[str]) -> dict:
             invalid.append(raw)
     if not wanted_ids and not wanted_urls:
         return {"papers": {}, "invalid": invalid}
-    # Hot path (a page load): plain SQL, no model objects. One query finds the papers.
-    p = db.param
-    where = []
-    params = [user.id]
-    for column, values in (("arxiv_id", wanted_ids), ("url", wanted_urls),
-                           ("source_url", wanted_urls)):
-        if values:
-            sql, more = in_list(column, list(values))
-            where.append(sql)
-            params += more
-    where = f"user_id = {p} AND ({' OR '.join(where)})"
-    if is_postgres():
-        ctes, children, joins = records.children_json_sql("p")
-        rows = db.execute_sql(
-            f"WITH p AS (SELECT {_LOOKUP_COLUMNS} FROM paper WHERE {where}), {ctes}"
-            f" SELECT p.*, {children} FROM p {joins}", params).fetchall()
-    else:
-        rows = db.execute_sql(f"SELECT {_LOOKUP_COLUMNS} FROM paper WHERE {where}",
-                              params).fetchall()
-        ids = [r[0] for r in rows]
-        tags = records.tags_by_paper(ids)
-        notes = records.notes_by_paper(ids)
-        highlights = records.highlights_by_paper(ids)
-        rows = [(*r, tags[r[0]], notes[r[0]], highlights[r[0]]) for r in rows]
+    # Hot path (a page load): plain SQL, no model objects.
+    rows = queries.lookup_rows(user.id, list(wanted_ids), list(wanted_urls))
     out = {}
     for (pid, arxiv_id, url, source_url, key, authors, more, category, state, reason,
          at, tags_, notes_, highlights_) in rows:

@@ -19,11 +19,9 @@ from datetime import UTC, datetime
 
 from marshmallow import ValidationError
 
-from papershelf.db import write_transaction
 from papershelf.domain.errors import Invalid
 from papershelf.formats import EXPORT_FORMATS, IMPORT_FORMATS, FormatError, reader_for, writer_for
 from papershelf.formats.bibtex import annotation_text
-from papershelf.models import Highlight, Note, Paper, User, utcnow
 from papershelf.schemas import (
     CITATION_KEY,
     COLORS,
@@ -32,7 +30,11 @@ from papershelf.schemas import (
     NOTE_MAX,
     PaperCreateSchema,
 )
-from papershelf.services import papers, records, search
+from papershelf.services import papers, search
+from papershelf.store import papers as queries
+from papershelf.store import records
+from papershelf.store.db import write_transaction
+from papershelf.store.models import Highlight, Note, Paper, User, utcnow
 
 BATCH = 500
 _PAPER_SCHEMA = PaperCreateSchema()
@@ -253,7 +255,7 @@ def import_records(user: User, fmt: str, found: list[dict], skipped: list[dict],
     backup = fmt == "json"
     started = utcnow()
     with write_transaction():
-        papers.lock_user(user)
+        queries.lock_user(user.id)
         for index, record in enumerate(found):
             if progress:
                 progress(1)

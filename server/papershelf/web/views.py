@@ -23,10 +23,10 @@ from peewee import fn
 
 from papershelf import arxiv
 from papershelf.domain.errors import Invalid, NotFound
-from papershelf.models import Paper, PaperTag, Tag
 from papershelf.schemas import PaperQuerySchema
 from papershelf.security import check_same_origin, session_user
 from papershelf.services import auth, papers
+from papershelf.store.models import Paper, PaperTag, Tag
 from papershelf.web import render
 
 bp = Blueprint("web", __name__)

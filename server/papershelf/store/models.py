@@ -14,7 +14,7 @@ from peewee import (
     TextField,
 )
 
-from papershelf.db import db
+from papershelf.store.db import db
 
 
 def utcnow() -> datetime:

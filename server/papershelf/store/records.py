@@ -3,8 +3,8 @@
 from collections import defaultdict
 from datetime import date, datetime
 
-from papershelf.db import db, in_list
-from papershelf.models import Highlight, Note, Paper
+from papershelf.store.db import db, in_list
+from papershelf.store.models import Highlight, Note, Paper
 
 
 def iso(value) -> str | None:

@@ -1,4 +1,4 @@
-"""The database: one proxy, connection hooks, schema creation, versioned migrations, search index.
+"""The database: one proxy, connecting, the dialect checks, and the one write path.
 
 SQLite runs in WAL mode with foreign keys on and every write transaction begun IMMEDIATE, so
 concurrent writers queue on the lock instead of failing with "database is locked".
@@ -8,6 +8,7 @@ PostgreSQL is reached through the same ``DATABASE_URL`` (playhouse.db_url), pool
 import logging
 import queue
 import threading
+import time
 from contextlib import contextmanager
 
 from peewee import DatabaseProxy, PostgresqlDatabase, SqliteDatabase
@@ -16,9 +17,6 @@ from playhouse import db_url
 log = logging.getLogger(__name__)
 
 db = DatabaseProxy()
-
-SCHEMA_VERSION = 2
-
 
 class StoreError(RuntimeError):
     """The store cannot be used by this papershelf (e.g. it was written by a newer one)."""
@@ -70,6 +68,24 @@ def in_list(column: str, values: list) -> tuple[str, list]:
     if is_postgres():
         return f"{column} = ANY({db.param})", [list(values)]
     return f"{column} IN ({', '.join([db.param] * len(values))})", list(values)
+
+
+def skip_locked(query):
+    """``query`` taking row locks that other workers' claims skip (PostgreSQL); SQLite has one
+    writer at a time, so the plain query is the same there."""
+    return query.for_update("FOR UPDATE SKIP LOCKED") if is_postgres() else query
+
+
+# SQLite's busy handler makes a waiting writer sleep up to 100 ms between tries: without a pause
+# between a long job's transactions a save could wait for the whole job (seconds, measured).
+# PostgreSQL locks rows, and a save takes no lock such a job's updates hold.
+SQLITE_WRITER_PAUSE = 0.11
+
+
+def let_other_writers_in() -> None:
+    """Between two transactions of a long job: give a waiting save its turn."""
+    if is_sqlite():
+        time.sleep(SQLITE_WRITER_PAUSE)
 
 
 def bind(database) -> None:
@@ -193,65 +209,3 @@ def write_transaction():
     else:
         with db.atomic():
             yield
-
-
-def _models():
-    from papershelf import models
-
-    return models.ALL_MODELS
-
-
-def _create_search_index() -> None:
-    if is_sqlite():
-        db.execute_sql(
-            "CREATE VIRTUAL TABLE IF NOT EXISTS paper_search USING fts5("
-            "body, tokenize = 'porter unicode61 remove_diacritics 2')"
-        )
-    else:
-        db.execute_sql(
-            "CREATE TABLE IF NOT EXISTS paper_search ("
-            " paper_id INTEGER PRIMARY KEY REFERENCES paper(id) ON DELETE CASCADE,"
-            " document TSVECTOR NOT NULL)"
-        )
-        db.execute_sql(
-            "CREATE INDEX IF NOT EXISTS paper_search_document ON paper_search USING GIN (document)"
-        )
-        _search_documents_inline()
-
-
-def _search_documents_inline() -> None:
-    """Keep each tsvector in the table's own pages rather than TOAST. The planner does not count
-    the cost of fetching TOASTed values, so it judged a sequential scan of the small-looking
-    table cheaper than the GIN index: 96 ms instead of 0.1 ms for a search with 10,000 papers."""
-    if is_postgres():
-        db.execute_sql("ALTER TABLE paper_search ALTER COLUMN document SET STORAGE MAIN")
-
-
-# version -> function bringing a store from version-1 to version. Each runs in a transaction.
-MIGRATIONS: dict = {
-    # 2: PostgreSQL search documents stored inline (rows move as they are next written).
-    2: _search_documents_inline,
-}
-
-
-def init_schema() -> int:
-    """Create what is missing and migrate an older store forward. Returns the schema version."""
-    with db.atomic():
-        db.execute_sql("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-        row = db.execute_sql("SELECT MAX(version) FROM schema_version").fetchone()
-        current = row[0] if row and row[0] is not None else 0
-        if current > SCHEMA_VERSION:
-            raise StoreError(
-                f"the store has schema version {current}, newer than this papershelf "
-                f"({SCHEMA_VERSION}); upgrade papershelf"
-            )
-        if current == 0:
-            db.create_tables(_models(), safe=True)
-            _create_search_index()
-            db.execute_sql(f"INSERT INTO schema_version (version) VALUES ({SCHEMA_VERSION})")
-            return SCHEMA_VERSION
-        for version in range(current + 1, SCHEMA_VERSION + 1):
-            log.info("migrating the store to schema version %s", version)
-            MIGRATIONS[version]()
-            db.execute_sql(f"INSERT INTO schema_version (version) VALUES ({version})")
-    return SCHEMA_VERSION

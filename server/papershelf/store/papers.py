@@ -1,0 +1,104 @@
+"""The queries a save, an edit and a page lookup make, with their dialect differences.
+
+Saves are the hot path: these are plain SQL built once, not peewee's per-call generation.
+"""
+
+import json
+
+from peewee import fn
+
+from papershelf.store import records
+from papershelf.store.db import db, in_list, is_postgres, is_sqlite
+from papershelf.store.models import Paper
+
+
+def lock_user(user_id: int) -> None:
+    """Serialize an edit or an import with the user's other edits and imports, and with saves
+    that insert a paper (on PostgreSQL their foreign key takes a share lock on the same row).
+    SQLite's IMMEDIATE transactions already do. Page saves do not take it: they run side by side
+    and the unique indexes settle a race between two saves."""
+    if is_postgres():
+        db.execute_sql('SELECT id FROM "user" WHERE id = %s FOR UPDATE', (user_id,))
+
+
+def rows_with_any(user_id: int, values: dict) -> list[tuple]:
+    """The user's papers whose column equals the value for any of ``values`` ({column: value}):
+    ``(id, *those columns)``. On PostgreSQL the rows found stay locked to this transaction, so
+    two saves of one paper merge one after the other (the second reads what the first wrote)."""
+    keys = list(values)
+    p = db.param
+    return db.execute_sql(
+        f"SELECT id, {', '.join(keys)} FROM paper WHERE user_id = {p} AND ("
+        + " OR ".join(f"{k} = {p}" for k in keys) + ")"
+        + (" FOR UPDATE" if is_postgres() else ""),
+        [user_id] + [values[k] for k in keys]).fetchall()
+
+
+def keys_starting_with(user_id: int, base: str) -> set[str]:
+    """The user's citation keys that start with ``base``. On PostgreSQL, saves of papers with one
+    base key take turns from here to their commit (others do not wait), so the second sees the
+    first's key."""
+    if is_postgres():
+        db.execute_sql("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (user_id, base))
+    # Keys are ASCII; every suffix sorts below "~", so this range is "starts with base".
+    p = db.param
+    return {k for (k,) in db.execute_sql(
+        f"SELECT citation_key FROM paper WHERE user_id = {p} AND citation_key >= {p}"
+        f" AND citation_key < {p}", (user_id, base, base + "~")).fetchall()}
+
+
+_INSERT_SQL: dict[str, str] = {}
+_INSERT_FIELDS = [f for f in Paper._meta.sorted_fields if f.name != "id"]
+
+
+def insert_paper(paper: Paper) -> Paper:
+    """INSERT one paper with a statement built once per store (peewee's per-call SQL generation
+    was a fifth of a save's time); values go through the fields' own db_value conversion."""
+    p = db.param
+    sql = _INSERT_SQL.get(p)
+    if sql is None:
+        cols = ", ".join(f'"{f.column_name}"' for f in _INSERT_FIELDS)
+        sql = _INSERT_SQL[p] = (f'INSERT INTO "paper" ({cols}) VALUES '
+                                f'({", ".join([p] * len(_INSERT_FIELDS))}) RETURNING "id"')
+    data = paper.__data__
+    values = [f.db_value(data.get(f.name)) for f in _INSERT_FIELDS]
+    paper.id = db.execute_sql(sql, values).fetchone()[0]
+    return paper
+
+
+def has_topic(topic: str):
+    """A peewee expression: the paper's topics (a JSON list) hold ``topic``, in any case."""
+    # The quoted, JSON-escaped name matches one whole element.
+    needle = json.dumps(topic, ensure_ascii=False).lower()
+    position = fn.instr if is_sqlite() else fn.strpos
+    return position(fn.LOWER(Paper.topics), needle) > 0
+
+
+LOOKUP_COLUMNS = ("id, arxiv_id, url, source_url, citation_key, authors, authors_more,"
+                  " primary_category, enrichment, enrichment_reason, enrichment_at")
+
+
+def lookup_rows(user_id: int, arxiv_ids: list[str], urls: list[str]) -> list[tuple]:
+    """The user's papers with one of ``arxiv_ids`` or whose url or source_url is one of
+    ``urls``: rows of ``LOOKUP_COLUMNS`` followed by their tags, notes and highlights.
+    PostgreSQL answers all of it in one query (each round trip cost milliseconds); SQLite, in
+    process, in one query for the papers and one each for their tags, notes and highlights."""
+    p = db.param
+    where, params = [], [user_id]
+    for column, values in (("arxiv_id", arxiv_ids), ("url", urls), ("source_url", urls)):
+        if values:
+            sql, more = in_list(column, list(values))
+            where.append(sql)
+            params += more
+    where = f"user_id = {p} AND ({' OR '.join(where)})"
+    if is_postgres():
+        ctes, children, joins = records.children_json_sql("p")
+        return db.execute_sql(
+            f"WITH p AS (SELECT {LOOKUP_COLUMNS} FROM paper WHERE {where}), {ctes}"
+            f" SELECT p.*, {children} FROM p {joins}", params).fetchall()
+    rows = db.execute_sql(f"SELECT {LOOKUP_COLUMNS} FROM paper WHERE {where}", params).fetchall()
+    ids = [r[0] for r in rows]
+    tags = records.tags_by_paper(ids)
+    notes = records.notes_by_paper(ids)
+    highlights = records.highlights_by_paper(ids)
+    return [(*r, tags[r[0]], notes[r[0]], highlights[r[0]]) for r in rows]
