@@ -12,7 +12,7 @@ from papershelf.schemas import (
     PaperQuerySchema,
     PaperSchema,
 )
-from papershelf.services import papers
+from papershelf.services import listing, page_lookup, papers
 from papershelf.settings import enrichment_enabled
 
 bp = Blueprint("api_papers", __name__, url_prefix="/api")
@@ -47,7 +47,7 @@ def create_paper():
      responses={200: PaperPageSchema})
 def list_papers():
     args = query_args(PAPER_QUERY_SCHEMA)
-    return papers.list_papers(current_user(), **args)
+    return listing.list_papers(current_user(), **args)
 
 
 @bp.post("/papers/lookup")
@@ -55,7 +55,7 @@ def list_papers():
      responses={200: LookupResultSchema})
 def lookup():
     data = json_body(LOOKUP_SCHEMA)
-    return papers.lookup(current_user(), data["arxiv_ids"], data["urls"])
+    return page_lookup.saved_papers_on_page(current_user(), data["arxiv_ids"], data["urls"])
 
 
 @bp.get("/papers/<id:paper_id>")

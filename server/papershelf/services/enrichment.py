@@ -147,21 +147,30 @@ def claim(lease: float, limit: int = BATCH_SIZE) -> list[tuple[int, str]]:
     return rows
 
 
+def queued_fields(now=None) -> dict:
+    """A paper's enrichment columns once it is (back) in the queue, due ``now``: the one rule
+    for a save, an edit, an import, ``enrich`` and ``enrich --all``."""
+    return {"enrichment": "pending", "enrichment_due": now or utcnow(), "enrichment_attempts": 0,
+            "enrichment_reason": None, "enrichment_at": None}
+
+
+def mark_queued(paper: Paper, now=None) -> None:
+    """Put ``paper`` in the queue as part of a write that saves it."""
+    for name, value in queued_fields(now).items():
+        setattr(paper, name, value)
+
+
 def queue(paper: Paper) -> Paper:
     """Ask for ``paper`` to be completed (again) as soon as possible."""
     with write_transaction():
-        (Paper.update(enrichment="pending", enrichment_due=utcnow(), enrichment_attempts=0,
-                      enrichment_reason=None, enrichment_at=None)
-         .where(Paper.id == paper.id).execute())
+        Paper.update(**queued_fields()).where(Paper.id == paper.id).execute()
     return Paper.get_by_id(paper.id)
 
 
 def queue_all() -> int:
     """Queue every paper with an arXiv id (of every user); answers how many."""
     with write_transaction():
-        return (Paper.update(enrichment="pending", enrichment_due=utcnow(), enrichment_attempts=0,
-                             enrichment_reason=None, enrichment_at=None)
-                .where(Paper.arxiv_id.is_null(False)).execute())
+        return Paper.update(**queued_fields()).where(Paper.arxiv_id.is_null(False)).execute()
 
 
 # ---- applying an answer ----------------------------------------------------------------------

@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from marshmallow import ValidationError
 
 from papershelf.domain.errors import Invalid
+from papershelf.domain.merge import IDENTITY_FIELDS, PAGE_FIELDS
 from papershelf.formats import EXPORT_FORMATS, IMPORT_FORMATS, FormatError, reader_for, writer_for
 from papershelf.formats.bibtex import annotation_text
 from papershelf.schemas import (
@@ -30,7 +31,7 @@ from papershelf.schemas import (
     NOTE_MAX,
     PaperCreateSchema,
 )
-from papershelf.services import papers, search
+from papershelf.services import listing, papers, search
 from papershelf.store import papers as queries
 from papershelf.store import records
 from papershelf.store.db import write_transaction
@@ -38,7 +39,7 @@ from papershelf.store.models import Highlight, Note, Paper, User, utcnow
 
 BATCH = 500
 _PAPER_SCHEMA = PaperCreateSchema()
-_SCHEMA_FIELDS = (*papers.PAGE_FIELDS, "tags")
+_SCHEMA_FIELDS = (*PAGE_FIELDS, "tags")
 
 
 # ---- export --------------------------------------------------------------------------------
@@ -47,7 +48,7 @@ _SCHEMA_FIELDS = (*papers.PAGE_FIELDS, "tags")
 def export_records(user: User, *, q: str | None = None, tag: str | None = None,
                    topic: str | None = None, ids: list[int] | None = None) -> Iterator[dict]:
     """The user's papers matching the filters, as records, in citation-key order, streamed."""
-    query = (papers.filtered(user, q=q, tag=tag, topic=topic, ids=ids)
+    query = (listing.filtered(user, q=q, tag=tag, topic=topic, ids=ids)
              .select(Paper.id, Paper.citation_key))
     order = sorted(query.tuples(), key=lambda row: (row[1], row[0]))
     for i in range(0, len(order), BATCH):
@@ -204,7 +205,7 @@ def _add_highlights(user: User, paper: Paper, highlights: list[dict]) -> bool:
     return added
 
 
-_ADDITIVE = ("tags", "topics", *papers.IDENTITY_FIELDS)
+_ADDITIVE = ("tags", "topics", *IDENTITY_FIELDS)
 
 
 def _gaps_only(user: User, data: dict) -> dict:
@@ -224,7 +225,7 @@ def _gaps_only(user: User, data: dict) -> dict:
 def _same_unidentified(user: User, data: dict, record: dict) -> Paper | None:
     """A paper with no arXiv id, DOI or URL has no identity to merge by; the same citation key
     and title make it the same paper, so that importing a file twice does not duplicate it."""
-    if any(data.get(k) for k in papers.IDENTITY_FIELDS) or not record.get("citation_key"):
+    if any(data.get(k) for k in IDENTITY_FIELDS) or not record.get("citation_key"):
         return None
     return Paper.get_or_none((Paper.user == user) & (Paper.citation_key == record["citation_key"])
                              & (Paper.title == data["title"]))

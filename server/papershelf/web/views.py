@@ -5,7 +5,6 @@ through the JSON API with the session cookie (see ``security.session_user``).
 """
 
 import functools
-from collections import Counter
 from urllib.parse import quote, urlencode
 
 from flask import (
@@ -19,14 +18,12 @@ from flask import (
     url_for,
 )
 from marshmallow import ValidationError
-from peewee import fn
 
 from papershelf import arxiv
 from papershelf.domain.errors import Invalid, NotFound
 from papershelf.schemas import PaperQuerySchema
 from papershelf.security import check_same_origin, session_user
-from papershelf.services import auth, papers
-from papershelf.store.models import Paper, PaperTag, Tag
+from papershelf.services import auth, listing, papers
 from papershelf.web import render
 
 bp = Blueprint("web", __name__)
@@ -134,22 +131,6 @@ def signout():
 # ---- the library list ----------------------------------------------------------------------
 
 
-def _tag_counts(user) -> list[tuple[str, int]]:
-    rows = (Tag.select(Tag.name, fn.COUNT(PaperTag.id))
-            .join(PaperTag).join(Paper)
-            .where((Tag.user == user) & (Paper.user == user))
-            .group_by(Tag.id, Tag.name).tuples())
-    return sorted(rows, key=lambda r: r[0].casefold())
-
-
-def _topic_counts(user) -> list[tuple[str, int]]:
-    counts = Counter()
-    for (topics,) in Paper.select(Paper.topics).where(Paper.user == user).tuples():
-        for t in topics or []:
-            counts[t] += 1
-    return sorted(counts.items(), key=lambda r: (-r[1], r[0].casefold()))[:40]
-
-
 def _snippets(rec: dict, terms: list[str]) -> list[tuple[str, str]]:
     """Where a search matched besides the title and authors: (label, excerpt) pairs."""
     if not terms:
@@ -187,14 +168,13 @@ def _list_args() -> tuple[dict, str | None]:
 def library():
     args, problem = _list_args()
     try:
-        page = papers.list_papers(g.user, **args)
+        page = listing.list_papers(g.user, **args)
     except Invalid:  # a cursor that was not ours
         args.pop("cursor", None)
         problem = "Some of the filters were not understood and were left out."
-        page = papers.list_papers(g.user, **args)
+        page = listing.list_papers(g.user, **args)
     q, tag, topic = args.get("q"), args.get("tag"), args.get("topic")
-    matching = papers.filtered(g.user, q=q, tag=tag, topic=topic)
-    total = matching.count()
+    total = listing.count_papers(g.user, q=q, tag=tag, topic=topic)
     terms = render.query_terms(q)
     items = [{"rec": rec, "snippets": _snippets(rec, terms)} for rec in page["items"]]
 
@@ -219,7 +199,7 @@ def library():
     return render_template(
         "library.html", items=items, total=total, q=q or "", tag=tag, topic=topic,
         sort=args.get("sort", "saved"), terms=terms, older=older, first=first,
-        tags=_tag_counts(g.user), topics=_topic_counts(g.user), problem=problem,
+        tags=listing.tag_counts(g.user), topics=listing.topic_counts(g.user), problem=problem,
         export=export, export_scope=scope, export_formats=EXPORT_FORMATS,
         import_formats=IMPORT_FORMATS, filter_url=lambda **kw: _filter_url(base, **kw),
     )

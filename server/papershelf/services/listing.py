@@ -1,0 +1,98 @@
+"""Listing a user's papers: filters (search, tag, topic, ids), sorting, cursors, and the tag and
+topic counts the library page shows."""
+
+import base64
+import json
+from collections import Counter
+from datetime import date
+
+from peewee import fn
+
+from papershelf.domain.errors import Invalid
+from papershelf.services import search
+from papershelf.store import papers as queries
+from papershelf.store import records
+from papershelf.store.models import Paper, PaperTag, Tag, User
+
+
+def _encode_cursor(values: list) -> str:
+    return base64.urlsafe_b64encode(json.dumps(values).encode()).decode().rstrip("=")
+
+
+def _decode_cursor(cursor: str) -> list:
+    try:
+        pad = "=" * (-len(cursor) % 4)
+        values = json.loads(base64.urlsafe_b64decode(cursor + pad))
+        if not isinstance(values, list) or len(values) != 2 or not isinstance(values[1], int):
+            raise ValueError
+        return values
+    except (ValueError, TypeError, UnicodeDecodeError) as e:
+        raise Invalid(fields={"cursor": ["not a cursor from this API"]}) from e
+
+
+def filtered(user: User, q: str | None = None, tag: str | None = None,
+             topic: str | None = None, ids: list[int] | None = None):
+    """The user's papers matching the filters (a peewee query, unordered)."""
+    query = Paper.select().where(Paper.user == user)
+    if ids is not None:
+        query = query.where(Paper.id.in_(ids))
+    if tag:
+        tagged = (PaperTag.select(PaperTag.paper).join(Tag)
+                  .where((Tag.user == user) & (fn.LOWER(Tag.name) == tag.lower())))
+        query = query.where(Paper.id.in_(tagged))
+    if topic:
+        query = query.where(queries.has_topic(topic))
+    if q:
+        match = search.matching(q)
+        if match is not None:
+            query = query.where(match)
+    return query
+
+
+def count_papers(user: User, q=None, tag=None, topic=None) -> int:
+    return filtered(user, q=q, tag=tag, topic=topic).count()
+
+
+def list_papers(user: User, *, q=None, tag=None, topic=None, limit=50, cursor=None,
+                sort="saved") -> dict:
+    query = filtered(user, q=q, tag=tag, topic=topic)
+    if sort == "published":
+        # Papers without a date sort last: treat them as 0001-01-01.
+        key = fn.COALESCE(Paper.published, date(1, 1, 1))
+        if cursor:
+            pub, last_id = _decode_cursor(cursor)
+            pub = date.fromisoformat(pub)
+            query = query.where((key < pub) | ((key == pub) & (Paper.id < last_id)))
+        query = query.order_by(key.desc(), Paper.id.desc())
+    else:
+        if cursor:
+            _, last_id = _decode_cursor(cursor)
+            query = query.where(Paper.id < last_id)
+        query = query.order_by(Paper.id.desc())
+    papers = list(query.limit(limit + 1))
+    more = len(papers) > limit
+    papers = papers[:limit]
+    next_cursor = None
+    if more and papers:
+        last = papers[-1]
+        first = (last.published or date(1, 1, 1)).isoformat() if sort == "published" else None
+        next_cursor = _encode_cursor([first, last.id])
+    return {"items": records.paper_records(papers), "next_cursor": next_cursor}
+
+
+def tag_counts(user: User) -> list[tuple[str, int]]:
+    """The user's tags with how many papers carry each, by name."""
+    rows = (Tag.select(Tag.name, fn.COUNT(PaperTag.id))
+            .join(PaperTag).join(Paper)
+            .where((Tag.user == user) & (Paper.user == user))
+            .group_by(Tag.id, Tag.name).tuples())
+    return sorted(rows, key=lambda r: r[0].casefold())
+
+
+def topic_counts(user: User, most: int = 40) -> list[tuple[str, int]]:
+    """The topics (page tags) of the user's papers, the most frequent first."""
+    counts = Counter()
+    for (topics,) in Paper.select(Paper.topics).where(Paper.user == user).tuples():
+        for t in topics or []:
+            counts[t] += 1
+    return sorted(counts.items(), key=lambda r: (-r[1], r[0].casefold()))[:most]
