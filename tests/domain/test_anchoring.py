@@ -3,10 +3,12 @@
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
 
+from papershelf import schemas
 from papershelf.domain import anchoring
 
 VECTORS = json.loads((Path(__file__).parents[1] / "shared" / "anchoring.json").read_text(encoding="utf-8"))
@@ -27,6 +29,12 @@ def test_anchors_like_the_shared_vector(name):
 
 def test_context_length_is_the_shared_one():
     assert anchoring.CONTEXT_CHARS == VECTORS["context_chars"]
+
+
+def test_the_library_page_stores_the_context_length_the_api_accepts():
+    library_js = Path(schemas.__file__).parent / "web" / "static" / "library.js"
+    stored = re.search(r"^const CONTEXT_CHARS = (\d+);$", library_js.read_text(encoding="utf-8"), re.M)
+    assert int(stored.group(1)) == anchoring.CONTEXT_CHARS == schemas.CONTEXT_MAX
 
 
 def test_utf16_units_count_like_javascript():
