@@ -311,9 +311,13 @@ def test_paint_finds_a_moved_quote_and_keeps_orphans():
     hs = [
         {"id": 1, "exact": "beta", "start": 0, "end": 4, "prefix": "gamma ", "suffix": ""},
         {"id": 2, "exact": "omega", "start": 0, "end": 5},
+        {"id": 3, "exact": "deltas", "start": 22, "end": 28, "prefix": "beta ", "suffix": ""},
     ]
     painted = render.paint(text, hs)
     assert [h["id"] for h in painted.orphaned] == [2]
+    # An edited quote is placed by the same fuzzy match as in the extension, not listed as orphaned.
+    assert [h["id"] for h in painted.placed] == [1, 3]
+    assert (painted.segments[-1].text, painted.segments[-1].top["id"]) == ("delta", 3)
     before = "".join(s.text for s in painted.segments[: next(
         i for i, s in enumerate(painted.segments) if s.top)])
     assert before == "alpha beta gamma "

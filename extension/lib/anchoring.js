@@ -1,11 +1,40 @@
 /**
- * Anchoring highlights in a paper's field (abstract or title).
+ * Anchoring highlights in a paper's field (abstract, title or an arXiv HTML page's body).
  *
- * A field's text is normalized (NFC, whitespace runs folded to one space, trimmed) and a highlight
- * is described by its quote (`exact`), up to 64 chars of context on each side and its UTF-16
- * offsets in that normalized text. Re-anchoring tries, in order: the stored position (when the
- * text there and its context still match), the quote with the best matching context, a fuzzy match
- * of the quote; what cannot be placed is an orphan (null), never a guess.
+ * One specification, written in server/papershelf/domain/anchoring.py and extension/lib/anchoring.js,
+ * held together by the shared vectors in tests/shared/anchoring.json:
+ *
+ * Text: a field's normalized text: NFC, every run of whitespace (JavaScript's \s) folded to one space,
+ * trimmed. Offsets and lengths count UTF-16 code units (an emoji counts 2).
+ *
+ * Selector: {exact, prefix, suffix, start, end}: the quote, the text just before and after it (at most
+ * CONTEXT_CHARS = 64 units each, never half of a surrogate pair) and its offsets when it was made.
+ *
+ * Anchoring tries, in order:
+ * 1. position: the quote stands at its stored start, the stored prefix right before it and the stored
+ *    suffix right after it. (That is the best a match can score; it is taken without a search.)
+ * 2. quote: every exact occurrence of the quote, scored; the best wins.
+ * 3. fuzzy: for a quote of at least 4 units, its approximate occurrences: the ends in the text where
+ *    the fewest edits (Levenshtein distance over UTF-16 units) turn the quote into the text before them,
+ *    at most max(1, floor(length / 4)), each starting as early as that allows. A quote over 256 units
+ *    is found by its first 64 units (the occurrence with the fewest edits, at most 16, nearest the
+ *    stored start), then its last 64 units after them (the same, nearest where the quote's length puts
+ *    them); the span from one to the other is the match if its length is within 25% of the quote's and
+ *    it is at most floor(length / 4) edits from the quote. Each match sheds the spaces at its ends and
+ *    is widened so that it never splits a surrogate pair; then it is scored, and the best wins if it
+ *    scores at least 0.5.
+ * Anything else is an orphan (None in Python, null in JavaScript): listed, never guessed.
+ *
+ * Score, Hypothesis's match-quote weights, from 0 to 1:
+ *     (50 * quote + 20 * prefix + 20 * suffix + 2 * position) / 92, where
+ *     quote    = 1 - edits / length of the quote;
+ *     prefix   = how many units at the end of the stored prefix the text before the match ends with,
+ *                divided by the prefix's length (1 when there is no stored prefix);
+ *     suffix   = how many units at the start of the stored suffix the text after the match starts
+ *                with, divided by the suffix's length (1 when there is no stored suffix);
+ *     position = max(0, 1 - |match start - stored start| / max(1, text length)) (stored start 0 when
+ *                it is missing).
+ * On a tie, the match that ends first wins (for the ends of a long quote too).
  *
  * The string functions are pure. The DOM helpers (textModel, paint) only use standard DOM calls,
  * no chrome.*, so they run under linkedom in node tests too.
@@ -52,6 +81,16 @@ export function describeRange(text, start, end) {
   };
 }
 
+const QUOTE_WEIGHT = 50;
+const PREFIX_WEIGHT = 20;
+const SUFFIX_WEIGHT = 20;
+const POSITION_WEIGHT = 2;
+const FUZZY_MIN_LENGTH = 4;
+const FUZZY_MIN_SCORE = 0.5;
+const LONG_QUOTE = 256; // longer quotes are found by their two ends
+const LONG_QUOTE_END = 64;
+const LONG_QUOTE_END_ERRORS = 16;
+
 function commonSuffixLength(a, b) {
   let n = 0;
   while (n < a.length && n < b.length && a[a.length - 1 - n] === b[b.length - 1 - n]) n++;
@@ -63,16 +102,46 @@ function commonPrefixLength(a, b) {
   return n;
 }
 
-function contextScore(text, start, end, sel) {
-  const before = text.slice(Math.max(0, start - CONTEXT_CHARS), start);
-  const after = text.slice(end, end + CONTEXT_CHARS);
-  return commonSuffixLength(before, sel.prefix || "") + commonPrefixLength(after, sel.suffix || "");
+/** The score of a match {start, end, errors} (see the specification above), from 0 to 1. */
+function score(text, match, ctx) {
+  const quote = 1 - match.errors / ctx.exact.length;
+  let prefix = 1;
+  if (ctx.prefix) {
+    const before = text.slice(Math.max(0, match.start - ctx.prefix.length), match.start);
+    prefix = commonSuffixLength(before, ctx.prefix) / ctx.prefix.length;
+  }
+  let suffix = 1;
+  if (ctx.suffix) {
+    const after = text.slice(match.end, match.end + ctx.suffix.length);
+    suffix = commonPrefixLength(after, ctx.suffix) / ctx.suffix.length;
+  }
+  const position = Math.max(0, 1 - Math.abs(match.start - ctx.hint) / Math.max(1, text.length));
+  const total = QUOTE_WEIGHT + PREFIX_WEIGHT + SUFFIX_WEIGHT + POSITION_WEIGHT;
+  return (QUOTE_WEIGHT * quote + PREFIX_WEIGHT * prefix + SUFFIX_WEIGHT * suffix + POSITION_WEIGHT * position) / total;
 }
 
-function contextIsIntact(text, start, end, sel) {
-  const prefix = sel.prefix || "";
-  const suffix = sel.suffix || "";
-  return text.slice(start - prefix.length, start) === prefix && text.slice(end, end + suffix.length) === suffix;
+/** The best-scoring match and its score {match, score} (the first of equals), or null. */
+function best(text, matches, ctx) {
+  let found = null;
+  for (const match of matches) {
+    const s = score(text, match, ctx);
+    if (!found || s > found.score) found = { match, score: s };
+  }
+  return found;
+}
+
+function isIntact(text, start, ctx) {
+  const end = start + ctx.exact.length;
+  return text.slice(Math.max(0, start - ctx.prefix.length), start) === ctx.prefix &&
+    text.slice(end, end + ctx.suffix.length) === ctx.suffix;
+}
+
+function occurrences(text, exact) {
+  const found = [];
+  for (let i = text.indexOf(exact); i !== -1; i = text.indexOf(exact, i + 1)) {
+    found.push({ start: i, end: i + exact.length, errors: 0 });
+  }
+  return found;
 }
 
 /** Levenshtein distance with an early exit once it exceeds `max`. */
@@ -98,14 +167,15 @@ function editDistance(a, b, max = Infinity) {
 
 /**
  * Approximate substring search (Sellers): the places where `pattern` occurs in `text` with the
- * fewest edits (≤ maxErrors). Returns {start, end, errors} closest to `hint`, or null.
+ * fewest edits (at most maxErrors): every end reaching that number, with the earliest start that
+ * does. Returns [{start, end, errors}] in text order.
  */
-function approximateFind(text, pattern, maxErrors, hint) {
+function approximateMatches(text, pattern, maxErrors) {
   const m = pattern.length;
   let prev = new Array(m + 1);
   let cur = new Array(m + 1);
   for (let i = 0; i <= m; i++) prev[i] = i;
-  let best = maxErrors + 1;
+  let fewest = maxErrors + 1;
   let ends = [];
   for (let j = 1; j <= text.length; j++) {
     cur[0] = 0;
@@ -114,48 +184,61 @@ function approximateFind(text, pattern, maxErrors, hint) {
       const cost = pattern.charCodeAt(i - 1) === tc ? 0 : 1;
       cur[i] = Math.min(prev[i - 1] + cost, prev[i] + 1, cur[i - 1] + 1);
     }
-    if (cur[m] < best) {
-      best = cur[m];
+    if (cur[m] < fewest) {
+      fewest = cur[m];
       ends = [j];
-    } else if (cur[m] === best) {
+    } else if (cur[m] === fewest) {
       ends.push(j);
     }
     [prev, cur] = [cur, prev];
   }
-  if (best > maxErrors) return null;
-  let found = null;
-  for (const end of ends) {
-    // The start: the window ending at `end` that is closest to the pattern.
-    let bestStart = -1;
-    let bestDist = Infinity;
-    const lo = Math.max(0, end - m - maxErrors);
-    const hi = Math.max(0, end - m + maxErrors);
-    for (let s = lo; s <= hi && s < end; s++) {
-      const d = editDistance(text.slice(s, end), pattern, bestDist);
-      if (d < bestDist) {
-        bestDist = d;
-        bestStart = s;
+  if (fewest > maxErrors) return [];
+  return ends.map((end) => {
+    // Any start reaching `fewest` edits lies within maxErrors of end - m; the first one wins.
+    let start = end;
+    for (let s = Math.max(0, end - m - maxErrors); s < end; s++) {
+      if (editDistance(text.slice(s, end), pattern, fewest) === fewest) {
+        start = s;
+        break;
       }
     }
-    if (bestStart < 0) continue;
-    const cand = { start: bestStart, end, errors: bestDist };
-    if (!found || cand.errors < found.errors ||
-        (cand.errors === found.errors && Math.abs(cand.start - hint) < Math.abs(found.start - hint))) {
-      found = cand;
-    }
+    return { start, end, errors: fewest };
+  });
+}
+
+function nearest(matches, hint) {
+  let found = null;
+  for (const match of matches) {
+    if (!found || Math.abs(match.start - hint) < Math.abs(found.start - hint)) found = match;
   }
   return found;
 }
 
-/** Trim whitespace at the ends of a fuzzy match so a painted highlight starts on a word. */
-function trimMatch(text, m) {
-  let { start, end } = m;
-  while (start < end && text[start] === " ") start++;
-  while (end > start && text[end - 1] === " ") end--;
-  return { ...m, start, end };
+/** A quote over LONG_QUOTE units, found by its two ends: a list of at most one match. */
+function longQuoteMatches(text, exact, hint) {
+  const n = LONG_QUOTE_END;
+  const head = nearest(approximateMatches(text, exact.slice(0, n), LONG_QUOTE_END_ERRORS), hint);
+  if (!head) return [];
+  const rest = text.slice(head.start);
+  const tail = nearest(approximateMatches(rest, exact.slice(-n), LONG_QUOTE_END_ERRORS), exact.length - n);
+  if (!tail) return [];
+  const end = head.start + tail.end;
+  if (end - head.start < exact.length * 0.75 || end - head.start > exact.length * 1.25) return [];
+  const maxErrors = Math.floor(exact.length / 4);
+  const errors = editDistance(text.slice(head.start, end), exact, maxErrors);
+  return errors <= maxErrors ? [{ start: head.start, end, errors }] : [];
 }
 
-const FUZZY_MAX_PATTERN = 256;
+/**
+ * A fuzzy match without the spaces at its ends (a painted highlight starts on a word), widened so
+ * that it does not split a surrogate pair.
+ */
+function tidy(text, match) {
+  let { start, end } = match;
+  while (start < end && text[start] === " ") start++;
+  while (end > start && text[end - 1] === " ") end--;
+  return { start: snap(text, start), end: snap(text, end) < end ? end + 1 : end, errors: match.errors };
+}
 
 /**
  * Find where a stored highlight lies in (normalized) `text` now.
@@ -164,42 +247,20 @@ const FUZZY_MAX_PATTERN = 256;
 export function anchor(text, sel) {
   const exact = sel.exact || "";
   if (!exact) return null;
-  const start = Number.isInteger(sel.start) ? sel.start : -1;
-  const end = Number.isInteger(sel.end) ? sel.end : -1;
-  // 1. Unchanged text: the quote is where it was, with its context around it.
-  if (start >= 0 && text.slice(start, end) === exact && contextIsIntact(text, start, end, sel)) {
-    return { start, end, method: "position" };
+  const start = Number.isInteger(sel.start) && sel.start >= 0 ? sel.start : -1;
+  const ctx = { exact, prefix: sel.prefix || "", suffix: sel.suffix || "", hint: Math.max(0, start) };
+  if (start >= 0 && text.slice(start, start + exact.length) === exact && isIntact(text, start, ctx)) {
+    return { start, end: start + exact.length, method: "position" };
   }
-  // 2. Moved text: every occurrence of the quote, ranked by matching context, then nearness.
-  let bestQuote = null;
-  for (let i = text.indexOf(exact); i !== -1; i = text.indexOf(exact, i + 1)) {
-    const score = contextScore(text, i, i + exact.length, sel);
-    const dist = start >= 0 ? Math.abs(i - start) : i;
-    if (!bestQuote || score > bestQuote.score || (score === bestQuote.score && dist < bestQuote.dist)) {
-      bestQuote = { start: i, end: i + exact.length, score, dist };
-    }
-  }
-  if (bestQuote) return { start: bestQuote.start, end: bestQuote.end, method: "quote" };
-  // 3. Slightly edited text: the closest approximate occurrence within a quarter of the quote.
-  if (exact.length < 4) return null;
-  const hint = Math.max(0, start);
-  if (exact.length <= FUZZY_MAX_PATTERN) {
-    const maxErrors = Math.max(1, Math.floor(exact.length / 4));
-    const m = approximateFind(text, exact, maxErrors, hint);
-    return m ? { ...trimMatch(text, m), method: "fuzzy" } : null;
-  }
-  // Long quotes: anchor their head and tail, and take the span between them if it is plausible.
-  const head = exact.slice(0, 64);
-  const tail = exact.slice(-64);
-  const h = approximateFind(text, head, 16, hint);
-  if (!h) return null;
-  const t = approximateFind(text.slice(h.start), tail, 16, exact.length - 64);
-  if (!t) return null;
-  const spanEnd = h.start + t.end;
-  const len = spanEnd - h.start;
-  if (len < exact.length * 0.75 || len > exact.length * 1.25) return null;
-  if (editDistance(text.slice(h.start, spanEnd), exact, Math.floor(exact.length / 4)) > exact.length / 4) return null;
-  return { ...trimMatch(text, { start: h.start, end: spanEnd }), method: "fuzzy" };
+  const quoted = best(text, occurrences(text, exact), ctx);
+  if (quoted) return { start: quoted.match.start, end: quoted.match.end, method: "quote" };
+  if (exact.length < FUZZY_MIN_LENGTH) return null;
+  const candidates = exact.length <= LONG_QUOTE
+    ? approximateMatches(text, exact, Math.max(1, Math.floor(exact.length / 4)))
+    : longQuoteMatches(text, exact, ctx.hint);
+  const fuzzy = best(text, candidates.map((match) => tidy(text, match)), ctx);
+  if (!fuzzy || fuzzy.score < FUZZY_MIN_SCORE) return null;
+  return { start: fuzzy.match.start, end: fuzzy.match.end, method: "fuzzy" };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,22 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { anchor, describeRange, normalizeText, textModel, paint, unpaint, fieldText } from "../../extension/lib/anchoring.js";
+import fs from "node:fs";
+import { anchor, CONTEXT_CHARS, describeRange, normalizeText, textModel, paint, unpaint, fieldText } from "../../extension/lib/anchoring.js";
 import { htmlDocument } from "./helpers.js";
+
+// The shared vectors: papershelf.domain.anchoring answers them the same way (tests/domain).
+const VECTORS = JSON.parse(fs.readFileSync(new URL("../shared/anchoring.json", import.meta.url), "utf8"));
+
+for (const c of VECTORS.cases) {
+  test(`shared vector: ${c.name}`, () => {
+    const found = anchor(normalizeText(c.text), c.selector);
+    assert.deepEqual(found && { start: found.start, end: found.end, method: found.method }, c.expected);
+  });
+}
+
+test("context length is the shared one", () => {
+  assert.equal(CONTEXT_CHARS, VECTORS.context_chars);
+});
 
 const ABSTRACT =
   "Large language models (LLMs) exhibit strong reasoning and conversational abilities, but ensuring reliable " +
@@ -29,67 +44,12 @@ test("describe gives quote, ≤64 chars of context and offsets", () => {
   assert.ok(sel.suffix.length <= 64);
 });
 
-test("exact: unchanged text anchors by position", () => {
-  const sel = select(ABSTRACT, "multi-turn interactions");
-  assert.deepEqual(anchor(ABSTRACT, sel), { start: sel.start, end: sel.end, method: "position" });
-});
-
-test("moved: text inserted before the quote, found by quote and context", () => {
-  const sel = select(ABSTRACT, "multi-turn interactions");
-  const moved = "Update: a new first sentence was added. " + ABSTRACT;
-  const a = anchor(moved, sel);
-  assert.equal(a.method, "quote");
-  assert.equal(moved.slice(a.start, a.end), "multi-turn interactions");
-  assert.equal(a.start, sel.start + 40);
-});
-
-test("edited: a slightly changed quote is found by fuzzy match", () => {
-  const sel = select(ABSTRACT, "ensuring reliable behavior in multi-turn interactions");
-  const edited = ABSTRACT.replace("ensuring reliable behavior in multi-turn", "ensuring reliable behaviour in multi turn");
-  const a = anchor(edited, sel);
-  assert.equal(a.method, "fuzzy");
-  assert.equal(edited.slice(a.start, a.end), "ensuring reliable behaviour in multi turn interactions");
-});
-
-test("duplicated phrase: the context picks the right occurrence", () => {
-  const text = "First the agent plans its moves. Later the agent acts on the plan.";
-  const s1 = text.indexOf("the agent");
-  const sel = select(text, "the agent", 1);
-  // Moved so that the old position now holds the *other* occurrence: position alone would be wrong.
-  const moved = "x".repeat(sel.start - s1) + text;
-  assert.equal(moved.slice(sel.start, sel.end), "the agent");
-  const a = anchor(moved, sel);
-  assert.equal(a.method, "quote");
-  assert.equal(a.start, sel.start + (sel.start - s1));
-  assert.equal(moved.slice(a.end, a.end + 5), " acts");
-});
-
-test("astral characters: offsets are UTF-16 and context never splits a pair", () => {
-  const text = "We test 𝒜𝒷𝒸 symbols 😀 and more 😀 text with 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 inside the abstract.";
-  const sel = select(text, "😀 text with 𝔘𝔫𝔦");
-  assert.equal(text.slice(sel.start, sel.end), sel.exact);
-  assert.equal(anchor(text, sel).method, "position");
-  const moved = "𝕏 " + text;
-  const a = anchor(moved, sel);
-  assert.equal(moved.slice(a.start, a.end), sel.exact);
-  assert.equal(a.start, sel.start + 3);
-  // Context cut at 64 units must not leave a lone surrogate.
+test("describe: context cut at 64 units never leaves half of a surrogate pair", () => {
   const long = "😀".repeat(40) + "quote" + "😀".repeat(40);
   const s = select(long, "quote");
   assert.ok(s.prefix.length <= 64 && s.suffix.length <= 64);
   assert.doesNotMatch(s.prefix, /^[\uDC00-\uDFFF]/);
   assert.doesNotMatch(s.suffix, /[\uD800-\uDBFF]$/);
-});
-
-test("deleted quote: an orphan, never a guess", () => {
-  const sel = select(ABSTRACT, "one-shot settings where retries are impossible");
-  const deleted = ABSTRACT.replace("In many real-world applications, agents must succeed in one-shot settings where retries are impossible. ", "");
-  assert.equal(anchor(deleted, sel), null);
-  assert.equal(anchor("", sel), null);
-});
-
-test("a short quote that is gone is an orphan too", () => {
-  assert.equal(anchor("nothing here", { exact: "LLM", prefix: "", suffix: "", start: 0, end: 3 }), null);
 });
 
 test("DOM: the text model skips KaTeX duplicates and our UI, maps back to nodes, paints and unpaints", () => {

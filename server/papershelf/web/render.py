@@ -1,18 +1,20 @@
 """Turning stored user text into safe HTML for the library page.
 
 Pure functions, no Flask: Markdown notes (markdown-it-py, then nh3 with http(s) links only),
-highlights painted into a field's text, search words marked. Every piece of user text that reaches
-the page passes through ``markupsafe.escape`` or nh3 here or through Jinja's autoescaping.
+highlights painted into a field's text where papershelf.domain.anchoring places them (the rule the
+extension follows too), search words marked. Every piece of user text that reaches the page passes
+through ``markupsafe.escape`` or nh3 here or through Jinja's autoescaping.
 """
 
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from html import unescape
 
 import nh3
 from markdown_it import MarkdownIt
 from markupsafe import Markup, escape
+
+from papershelf.domain.anchoring import anchor, code_point_index, normalize_text
 
 # ---- Markdown ------------------------------------------------------------------------------
 
@@ -63,49 +65,17 @@ def safe_href(url: str | None) -> str | None:
 # ---- highlights ----------------------------------------------------------------------------
 
 
-def normalized(text: str) -> str:
-    """The text highlights are anchored in: NFC, whitespace runs folded to one space, trimmed."""
-    return " ".join(unicodedata.normalize("NFC", text or "").split())
+# The text highlights are anchored in (NFC, whitespace folded, trimmed); the views normalize with it.
+normalized = normalize_text
 
 
-def _utf16_to_index(text: str, offset: int) -> int | None:
-    """The code-point index for a UTF-16 offset into ``text`` (None if it falls mid-character
-    or past the end)."""
-    units = 0
-    for i, ch in enumerate(text):
-        if units == offset:
-            return i
-        units += 2 if ord(ch) > 0xFFFF else 1
-        if units > offset:
-            return None
-    return len(text) if units == offset else None
-
-
-def _anchor(text: str, h: dict) -> tuple[int, int] | None:
-    """Where highlight ``h`` sits in ``text``: its recorded position if the quote is still there,
-    else the occurrence of the quote whose context matches best, else None (orphaned)."""
-    exact = h.get("exact") or ""
-    if not exact:
+def _span(text: str, h: dict) -> tuple[int, int] | None:
+    """Where highlight ``h`` sits in ``text``, as indexes into the Python string, or None (orphaned)."""
+    found = anchor(text, h)
+    if found is None:
         return None
-    start = _utf16_to_index(text, h.get("start", -1))
-    end = _utf16_to_index(text, h.get("end", -1))
-    if start is not None and end is not None and text[start:end] == exact:
-        return start, end
-    best, best_score = None, -1
-    pos = text.find(exact)
-    while pos != -1:
-        before, after = text[:pos], text[pos + len(exact):]
-        score = 0
-        if h.get("prefix") and before.endswith(h["prefix"]):
-            score += 2
-        if h.get("suffix") and after.startswith(h["suffix"]):
-            score += 2
-        if start is not None:
-            score -= abs(pos - start) / max(len(text), 1)
-        if score > best_score:
-            best, best_score = (pos, pos + len(exact)), score
-        pos = text.find(exact, pos + 1)
-    return best
+    start, end = code_point_index(text, found.start), code_point_index(text, found.end)
+    return None if start is None or end is None else (start, end)
 
 
 @dataclass
@@ -130,7 +100,7 @@ def paint(text: str, highlights: list[dict]) -> Painted:
     into pieces; each piece knows every highlight over it and shows the most recent one's colour."""
     anchored, orphaned = [], []
     for h in highlights:
-        span = _anchor(text, h)
+        span = _span(text, h)
         if span is None:
             orphaned.append(h)
         else:

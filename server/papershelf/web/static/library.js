@@ -243,6 +243,21 @@ function forget(url) {
 
 // ---- highlighting a selection in the abstract ----------------------------------------------
 
+// Context kept on each side of a new highlight, in UTF-16 units: papershelf.domain.anchoring's
+// CONTEXT_CHARS and the extension's (tests/domain/test_anchoring.py checks they are equal).
+const CONTEXT_CHARS = 64;
+
+/** The text before and after [start, end): at most CONTEXT_CHARS units each, never half of a
+ * surrogate pair (the server refuses lone surrogates). */
+function contextAround(text, start, end) {
+  const isLow = (i) => /[\uDC00-\uDFFF]/.test(text[i] ?? "");
+  let from = Math.max(0, start - CONTEXT_CHARS);
+  if (from > 0 && isLow(from)) from += 1;
+  let to = Math.min(text.length, end + CONTEXT_CHARS);
+  if (to < text.length && isLow(to)) to -= 1;
+  return { prefix: text.slice(from, start), suffix: text.slice(end, to) };
+}
+
 const selectionState = {
   quote: null,
   reset() {
@@ -275,8 +290,7 @@ function captureSelection() {
     exact,
     start,
     end,
-    prefix: text.slice(Math.max(0, start - 32), start),
-    suffix: text.slice(end, end + 32),
+    ...contextAround(text, start, end),
   };
   document.getElementById("hl-button").disabled = false;
   const shown = exact.length > 60 ? exact.slice(0, 57) + "…" : exact;
