@@ -25,9 +25,9 @@ import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "server"))  # the package, also when it is not installed
 
-from tests.live import ServerProcess, free_port  # noqa: E402
+from papershelf.testing import ServerProcess, free_port  # noqa: E402
 
 THREADS = 8
 ROUNDS = 3

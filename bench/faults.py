@@ -11,9 +11,9 @@ import time
 import uuid
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
 
-from tests.faults import kill_during_saves  # noqa: E402
+from papershelf.testing import kill_during_saves  # noqa: E402
 
 
 def main():

@@ -24,9 +24,9 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "server"))  # the package, also when it is not installed
 
-from tests.live import ServerProcess, call  # noqa: E402
+from papershelf.testing import ServerProcess, call  # noqa: E402
 
 EXTENSION = ROOT / "extension"
 PAGES = ROOT / "tests" / "fixtures" / "pages"

@@ -5,7 +5,7 @@ import stat
 import subprocess
 import sys
 
-from tests.live import ServerProcess, call
+from papershelf.testing import ServerProcess, call
 
 
 def test_first_serve_creates_me_prints_token_once_and_writes_it_0600(tmp_path):

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from tests.live import ServerProcess, call
+from papershelf.testing import ServerProcess, call
 
 SMALL_BIB = "@misc{k1,\n  title = {A Test of Import},\n  author = {M{\\\"u}ller, J{\\\"o}rg},\n" \
             "  year = {2024},\n  eprint = {2401.00001},\n  archivePrefix = {arXiv}\n}\n"

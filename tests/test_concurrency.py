@@ -2,7 +2,7 @@
 
 from concurrent.futures import ThreadPoolExecutor
 
-from tests.live import call, serve_in_thread
+from papershelf.testing import call, serve_in_thread
 
 
 def _token(headers):

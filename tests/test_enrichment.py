@@ -22,8 +22,8 @@ from papershelf.formats.bibtex import write_bibtex
 from papershelf.services import enrichment
 from papershelf.store import records
 from papershelf.store.models import Paper, utcnow
+from papershelf.testing import ServerProcess, call
 from tests.fake_arxiv import FakeArxiv
-from tests.live import ServerProcess, call
 
 INTERVAL = 0.2  # ARXIV_MIN_INTERVAL in tests: arXiv's 3 s, scaled down
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.faults import kill_during_saves
+from papershelf.testing import kill_during_saves
 
 
 @pytest.mark.parametrize("store", ["sqlite", "postgresql"])

@@ -1,4 +1,5 @@
-"""create_app(): config → store → security (hosts, CORS, auth) → blueprints → errors → cli."""
+"""create_app(): settings → store → security (hosts, CORS, auth) → API → library page → errors
+→ the arXiv worker (set up, not started)."""
 
 import gc
 import logging
@@ -95,4 +96,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     for module in (health, papers, notes, highlights, transfer, enrichment, docs, views):
         app.register_blueprint(module.bp)
     register_error_handlers(app)
+
+    # The arXiv worker is set up here and started only by `papershelf serve` or a gunicorn
+    # worker (see enrichment_worker.init_enrichment); registering a blueprint starts nothing.
+    from papershelf.enrichment_worker import init_enrichment
+
+    init_enrichment(app)
     return app

@@ -13,7 +13,8 @@ from urllib.parse import urlparse
 
 import pytest
 from tests._require import require_or_skip
-from tests.live import ServerProcess, call, free_port  # noqa: F401 (free_port: for tests)
+
+from papershelf.testing import ServerProcess, call, free_port  # noqa: F401 (free_port: for tests)
 
 ROOT = Path(__file__).resolve().parents[2]
 EXTENSION = ROOT / "extension"
@@ -28,7 +29,7 @@ def expected_papers():
 
 
 class Server(ServerProcess):
-    """`papershelf serve` as a child process (tests/live.py); stop() and start() again keep its
+    """`papershelf serve` as a child process (papershelf.testing); stop() and start() again keep its
     port and data dir. Adds the calls these tests make."""
 
     def call(self, method, path, body=None):

@@ -12,9 +12,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from tests.live import ServerProcess, call
 
 from conftest import _require_browser
+from papershelf.testing import ServerProcess, call
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run"]

@@ -4,13 +4,11 @@ from flask import Blueprint, current_app
 
 from papershelf.api import current_user, doc
 from papershelf.domain.errors import Conflict, Invalid
-from papershelf.enrichment_worker import init_enrichment
 from papershelf.schemas import PaperSchema
 from papershelf.services import enrichment, papers
 from papershelf.settings import enrichment_enabled
 
 bp = Blueprint("api_enrichment", __name__, url_prefix="/api")
-bp.record_once(lambda state: init_enrichment(state.app))
 
 
 @bp.post("/papers/<id:paper_id>/enrich")
@@ -22,7 +20,7 @@ def enrich_paper(paper_id):
         raise Conflict("enrichment from arXiv is switched off on this server")
     if not paper.arxiv_id:
         raise Invalid("the paper has no arXiv id",
-                               fields={"arxiv_id": ["needed to complete a paper from arXiv"]})
+                      fields={"arxiv_id": ["needed to complete a paper from arXiv"]})
     paper = enrichment.queue(paper)
     current_app.extensions["papershelf_enricher"].wake()
     return papers.paper_detail(paper), 202

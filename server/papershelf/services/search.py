@@ -13,7 +13,9 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 MAX_TERMS = 16
 
 
-def terms(q: str) -> list[str]:
+def terms(q: str | None) -> list[str]:
+    """The words of a search as the store matches them (each a word prefix), at most 16; the
+    library page marks the same words in what it shows."""
     return _WORD.findall(q or "")[:MAX_TERMS]
 
 

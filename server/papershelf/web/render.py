@@ -119,14 +119,7 @@ def paint(text: str, highlights: list[dict]) -> Painted:
     return Painted(segments, [h for _, h in anchored], orphaned)
 
 
-# ---- search words --------------------------------------------------------------------------
-
-_WORD = re.compile(r"\w+", re.UNICODE)
-
-
-def query_terms(q: str | None) -> list[str]:
-    """The words of a search, as the store matches them (each a word prefix)."""
-    return _WORD.findall(q or "")[:16]
+# ---- search words (as services.search.terms finds them) --------------------------------------
 
 
 def _term_pattern(terms: list[str]):

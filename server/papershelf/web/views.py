@@ -23,7 +23,7 @@ from papershelf import arxiv
 from papershelf.domain.errors import Invalid, NotFound
 from papershelf.schemas import PaperQuerySchema
 from papershelf.security import check_same_origin, session_user
-from papershelf.services import auth, listing, papers
+from papershelf.services import auth, listing, papers, search
 from papershelf.web import render
 
 bp = Blueprint("web", __name__)
@@ -175,7 +175,7 @@ def library():
         page = listing.list_papers(g.user, **args)
     q, tag, topic = args.get("q"), args.get("tag"), args.get("topic")
     total = listing.count_papers(g.user, q=q, tag=tag, topic=topic)
-    terms = render.query_terms(q)
+    terms = search.terms(q)
     items = [{"rec": rec, "snippets": _snippets(rec, terms)} for rec in page["items"]]
 
     base = {k: v for k, v in (("q", q), ("tag", tag), ("topic", topic)) if v}
