@@ -17,7 +17,7 @@ from marshmallow import (
     validates_schema,
 )
 
-from papershelf import arxiv
+from papershelf.domain import identifiers
 
 TITLE_MAX = 1000
 ABSTRACT_MAX = 20_000
@@ -71,15 +71,15 @@ class _Normalized(fields.String):
 
 
 class ArxivIdField(_Normalized):
-    normalizer = staticmethod(lambda v: arxiv.normalize_arxiv_id(v)[0])
+    normalizer = staticmethod(lambda v: identifiers.normalize_arxiv_id(v)[0])
 
 
 class DoiField(_Normalized):
-    normalizer = staticmethod(arxiv.normalize_doi)
+    normalizer = staticmethod(identifiers.normalize_doi)
 
 
 class UrlField(_Normalized):
-    normalizer = staticmethod(arxiv.normalize_url)
+    normalizer = staticmethod(identifiers.normalize_url)
 
 
 class StrictSchema(Schema):
@@ -127,7 +127,7 @@ class PaperFieldsSchema(StrictSchema):
         raw = data.get("arxiv_id") if isinstance(data, dict) else None
         if isinstance(raw, str) and data.get("arxiv_version") is None:
             try:
-                version = arxiv.normalize_arxiv_id(raw)[1]
+                version = identifiers.normalize_arxiv_id(raw)[1]
             except ValueError:
                 version = None
             if version:

@@ -6,8 +6,8 @@ from datetime import date
 
 from peewee import IntegrityError, fn
 
-from papershelf import arxiv
 from papershelf.db import db, in_list, is_postgres, is_sqlite, run_write, write_transaction
+from papershelf.domain import identifiers
 from papershelf.errors import Conflict, NotFound, ValidationFailed
 from papershelf.formats.citekey import base_key, make_citation_key
 from papershelf.models import Paper, PaperTag, Tag, User, utcnow
@@ -70,7 +70,7 @@ def find_existing(user: User, data: dict) -> Paper | None:
 
 def _default_url(data: dict) -> None:
     if data.get("arxiv_id") and not data.get("url"):
-        data["url"] = arxiv.arxiv_abs_url(data["arxiv_id"])
+        data["url"] = identifiers.arxiv_abs_url(data["arxiv_id"])
 
 
 def _assign_citation_key(user: User, paper_fields: dict) -> str:
@@ -367,18 +367,18 @@ def lookup(user: User, arxiv_ids: list[str], urls: list[str]) -> dict:
     one query for the papers and one each for their tags, notes and highlights."""
     wanted_ids, wanted_urls, invalid = {}, {}, []
     for raw in arxiv_ids:
-        norm = arxiv.try_arxiv_id(raw)
+        norm = identifiers.try_arxiv_id(raw)
         if norm is None:
             invalid.append(raw)
         else:
             wanted_ids[norm] = True
     for raw in urls:
-        norm = arxiv.try_arxiv_id(raw)
+        norm = identifiers.try_arxiv_id(raw)
         if norm is not None:
             wanted_ids[norm] = True
             continue
         try:
-            wanted_urls[arxiv.normalize_url(raw)] = True
+            wanted_urls[identifiers.normalize_url(raw)] = True
         except ValueError:
             invalid.append(raw)
     if not wanted_ids and not wanted_urls:

@@ -21,7 +21,7 @@ from flask import (
 from marshmallow import ValidationError
 from peewee import fn
 
-from papershelf import arxiv
+from papershelf.domain import identifiers
 from papershelf.errors import NotFound, ValidationFailed
 from papershelf.models import Paper, PaperTag, Tag
 from papershelf.schemas import PaperQuerySchema
@@ -243,8 +243,8 @@ def _filter_url(base: dict, **changes) -> str:
 def _links(rec: dict) -> list[tuple[str, str]]:
     links = []
     if rec["arxiv_id"]:
-        links.append(("arXiv", arxiv.arxiv_abs_url(rec["arxiv_id"])))
-        links.append(("PDF", arxiv.arxiv_pdf_url(rec["arxiv_id"])))
+        links.append(("arXiv", identifiers.arxiv_abs_url(rec["arxiv_id"])))
+        links.append(("PDF", identifiers.arxiv_pdf_url(rec["arxiv_id"])))
     if rec["doi"]:
         links.append(("DOI", "https://doi.org/" + quote(rec["doi"], safe="/:;()._-")))
     url = render.safe_href(rec["url"])

@@ -2,7 +2,7 @@
 
 import pytest
 
-from papershelf.arxiv import normalize_arxiv_id, normalize_doi, normalize_url
+from papershelf.domain.identifiers import normalize_arxiv_id, normalize_doi, normalize_url
 
 VALID = [
     ("2603.01234", ("2603.01234", None)),
