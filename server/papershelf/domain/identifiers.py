@@ -1,85 +1,97 @@
-"""Paper identifiers: arXiv ids (new and old style, in every form a page links them), DOIs, URLs.
+"""Paper identifiers: arXiv ids, DOIs and URLs, in every form a page, a file or a person gives.
 
 ``normalize_arxiv_id`` answers ``(id, version)`` with the id in its canonical form (no version,
 old-style subject class dropped: ``math.GT/0309136`` → ``math/0309136``), or raises ValueError.
+The rule is arXiv's own scheme; ``tests/shared/identifiers.json`` states it with its cases, and
+``extension/lib/ids.js`` implements the same rule against the same cases.
 """
 
 import re
 from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 
-# Archives that used old-style identifiers (arXiv's identifier documentation).
+# The archives that minted old-style ids (archive/YYMMNNN), i.e. every archive of arXiv's taxonomy
+# that began before April 2007; stat, q-fin, econ and eess began later, with new-style ids only.
 OLD_ARCHIVES = frozenset(
     """acc-phys adap-org alg-geom ao-sci astro-ph atom-ph bayes-an chao-dyn chem-ph cmp-lg
     comp-gas cond-mat cs dg-ga funct-an gr-qc hep-ex hep-lat hep-ph hep-th math math-ph mtrl-th
     nlin nucl-ex nucl-th patt-sol physics plasm-ph q-alg q-bio quant-ph solv-int supr-con""".split()
 )
+# Old-style ids with a two-letter subject class: math.GT/0309136, cs.AI/0101001.
+SUBJECT_CLASS_ARCHIVES = frozenset({"math", "cs", "nlin", "q-bio", "physics"})
+# (year, month) windows: old style from arXiv's first paper to March 2007, new style after.
+OLD_STYLE_MONTHS = ((1991, 8), (2007, 3))
+NEW_STYLE_FIRST_MONTH = (2007, 4)
+FIVE_DIGITS_FROM = (2015, 1)
 
-_NEW = re.compile(r"(?P<yy>\d{2})(?P<mm>\d{2})\.(?P<num>\d{4,5})(?:v(?P<v>\d+))?")
+# ASCII only (re.ASCII): Python's \d and case folding would let in what JavaScript's do not.
+_SPACE = "[ \t\n\r\f\v\u00a0\ufeff]"
+_TRIM = re.compile(f"^{_SPACE}+|{_SPACE}+$")
+_VERSION = r"(?:v(?P<v>[1-9][0-9]*))?"
+_NEW = re.compile(r"(?P<yy>[0-9]{2})(?P<mm>[0-9]{2})\.(?P<num>[0-9]{4,5})" + _VERSION)
 _OLD = re.compile(
-    r"(?P<archive>[a-z]+(?:-[a-z]+)?)(?:\.(?P<subject>[A-Za-z]{2}))?/"
-    r"(?P<yy>\d{2})(?P<mm>\d{2})(?P<num>\d{3})(?:v(?P<v>\d+))?"
+    r"(?P<archive>[A-Za-z]+(?:-[A-Za-z]+)?)(?:\.(?P<subject>[A-Za-z]{2}))?/"
+    r"(?P<yy>[0-9]{2})(?P<mm>[0-9]{2})(?P<num>[0-9]{3})" + _VERSION
 )
-_URL_FORMS = re.compile(
-    r"^(?:https?://)?(?:www\.|export\.)?(?:arxiv\.org|alphaxiv\.org)"
-    r"/(?:abs|pdf|overview|html|format)/(?P<rest>.+?)(?:\.pdf)?/?(?:[?#].*)?$",
-    re.IGNORECASE,
+_PREFIX = re.compile(f"arxiv:{_SPACE}*", re.ASCII | re.IGNORECASE)
+_URL = re.compile(
+    r"(?:https?://)?(?:(?P<arxiv>(?:www\.|export\.)?arxiv\.org)|(?:www\.)?alphaxiv\.org)"
+    r"/(?:abs|pdf|html|format|overview)/(?P<id>[^?#]+?)(?:\.pdf)?/?(?:[?#].*)?",
+    re.ASCII | re.IGNORECASE | re.DOTALL,
 )
+_DOI_PREFIX = re.compile(f"^(?:https?://(?:dx\\.)?doi\\.org/|doi:{_SPACE}*)", re.ASCII | re.IGNORECASE)
 _DOI = re.compile(r"^10\.\d{4,9}/\S+$")
-_DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
-_ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)
+_ARXIV_DOI = re.compile(r"10\.48550/arxiv\.(?P<id>.+)", re.ASCII | re.IGNORECASE | re.DOTALL)
+
+
+def _trim(value: str) -> str:
+    return _TRIM.sub("", value)
 
 
 def normalize_arxiv_id(value: str) -> tuple[str, int | None]:
     """``'arXiv:2603.01234v2'`` → ``('2603.01234', 2)``; ValueError if it is no arXiv id."""
     if not isinstance(value, str):
         raise ValueError("an arXiv id is a string")
-    text = value.strip()
-    m = _URL_FORMS.match(text)
-    if m:
-        text = unquote(m.group("rest"))
-    elif text[:6].lower() == "arxiv:":
-        text = text[6:].strip()
-    else:
-        doi = _ARXIV_DOI.match(_DOI_PREFIX.sub("", text))
-        if doi:
-            text = doi.group(1)
-    m = _NEW.fullmatch(text)
-    if m:
-        yy, mm, num = int(m["yy"]), int(m["mm"]), m["num"]
-        if not 1 <= mm <= 12:
-            raise ValueError(f"not an arXiv id (month {m['mm']}): {value!r}")
-        # Four-digit numbers ran from 0704 to 1412, five digits from 1501 on.
-        if (len(num) == 5) != (yy >= 15) or (yy, mm) < (7, 4):
-            raise ValueError(f"not an arXiv id (number length for {m['yy']}{m['mm']}): {value!r}")
-        return f"{m['yy']}{m['mm']}.{num}", _version(m["v"])
-    m = _OLD.fullmatch(text)
-    if m:
+    text = _trim(value)
+    if m := _URL.fullmatch(text):
+        text = unquote(m["id"])
+    elif m := _PREFIX.match(text):
+        text = text[m.end():]
+    elif m := _ARXIV_DOI.fullmatch(_DOI_PREFIX.sub("", text)):
+        text = m["id"]
+    if m := _NEW.fullmatch(text):
+        yymm = (2000 + int(m["yy"]), int(m["mm"]))
+        if not 1 <= yymm[1] <= 12 or yymm < NEW_STYLE_FIRST_MONTH:
+            raise ValueError(f"not an arXiv id (no such month): {value!r}")
+        if (len(m["num"]) == 5) != (yymm >= FIVE_DIGITS_FROM) or not int(m["num"]):
+            raise ValueError(f"not an arXiv id (number for {m['yy']}{m['mm']}): {value!r}")
+        return f"{m['yy']}{m['mm']}.{m['num']}", _version(m["v"])
+    if m := _OLD.fullmatch(text):
         archive = m["archive"].lower()
-        mm = int(m["mm"])
-        if archive not in OLD_ARCHIVES or not 1 <= mm <= 12:
-            raise ValueError(f"not an arXiv id: {value!r}")
-        if m["subject"] and archive not in ("math", "cs", "physics", "q-bio", "nlin"):
+        yymm = ((1900 if m["yy"] >= "91" else 2000) + int(m["yy"]), int(m["mm"]))
+        if archive not in OLD_ARCHIVES:
+            raise ValueError(f"not an arXiv id (no such archive): {value!r}")
+        if m["subject"] and archive not in SUBJECT_CLASS_ARCHIVES:
             raise ValueError(f"not an arXiv id (subject class): {value!r}")
+        if not 1 <= yymm[1] <= 12 or not OLD_STYLE_MONTHS[0] <= yymm <= OLD_STYLE_MONTHS[1]:
+            raise ValueError(f"not an arXiv id (no such month): {value!r}")
+        if not int(m["num"]):
+            raise ValueError(f"not an arXiv id (number 000): {value!r}")
         return f"{archive}/{m['yy']}{m['mm']}{m['num']}", _version(m["v"])
     raise ValueError(f"not an arXiv id: {value!r}")
 
 
 def _version(v: str | None) -> int | None:
-    if v is None:
-        return None
-    n = int(v)
-    if n < 1:
-        raise ValueError("arXiv versions start at v1")
-    return n
+    return int(v) if v else None
 
 
-_CANONICAL_NEW = re.compile(r"(\d{2})(0[1-9]|1[0-2])\.\d{5}")
+# Today's canonical form (from 2015 on), which the full parse would answer unchanged.
+_CANONICAL_NEW = re.compile(r"(?:1[5-9]|[2-9][0-9])(?:0[1-9]|1[0-2])\.(?!00000)[0-9]{5}")
 
 
 def try_arxiv_id(value: str) -> str | None:
     """The normalized id, or None. Ids already in today's canonical form skip the full parse
     (a page lookup sends hundreds of them)."""
-    if isinstance(value, str) and _CANONICAL_NEW.fullmatch(value) and value[:2] >= "15":
+    if isinstance(value, str) and _CANONICAL_NEW.fullmatch(value):
         return value
     try:
         return normalize_arxiv_id(value)[0]
