@@ -8,6 +8,10 @@ from pathlib import Path
 import pytest
 
 from papershelf.domain.identifiers import (
+    doi_without_prefix,
+    find_arxiv_id,
+    is_arxiv_doi,
+    is_arxiv_url,
     normalize_arxiv_id,
     normalize_doi,
     normalize_url,
@@ -26,6 +30,54 @@ def test_arxiv_ids_follow_the_shared_vectors(case):
     else:
         assert normalize_arxiv_id(case["input"]) == (case["arxiv_id"], case["version"])
     assert try_arxiv_id(case["input"]) == case["arxiv_id"]
+
+
+@pytest.mark.parametrize(("candidates", "expected"), [
+    (("arXiv:2603.01234v2", "https://arxiv.org/abs/2603.04567", ""), ("2603.01234", 2)),
+    (("", "https://arxiv.org/pdf/2603.04567v3.pdf", "10.48550/arXiv.2603.01234"), ("2603.04567", 3)),
+    (("", "https://journal.example/p/1", "10.48550/arXiv.2603.01234"), ("2603.01234", None)),
+    (("0612.1234", "https://arxiv.org/abs/2613.01234", "10.1145/3600006.3613165"), (None, None)),
+    ((), (None, None)),
+])
+def test_find_arxiv_id_takes_the_first_candidate_that_names_a_paper(candidates, expected):
+    assert find_arxiv_id(*candidates) == expected
+
+
+@pytest.mark.parametrize(("doi", "expected"), [
+    ("10.48550/arXiv.2603.01234", True),
+    ("https://doi.org/10.48550/ARXIV.2603.01234", True),
+    ("doi:10.48550/arxiv.2603.01234", True),
+    (" 10.48550/arXiv.2603.01234 ", True),
+    ("10.1145/3600006.3613165", False),
+    ("10.48550/zenodo.1", False),
+    ("", False),
+    (None, False),
+])
+def test_arxiv_dois_are_told_from_publishers_dois(doi, expected):
+    assert is_arxiv_doi(doi) is expected
+
+
+@pytest.mark.parametrize(("url", "expected"), [
+    ("https://arxiv.org/abs/2603.01234", True),
+    ("http://export.arxiv.org/pdf/2603.01234v2.pdf", True),
+    ("https://www.alphaxiv.org/abs/2603.01234", False),
+    ("https://journal.example/abs/2603.01234", False),
+    ("https://web.archive.org/web/2026/https://arxiv.org/abs/2603.01234", False),
+    ("", False),
+    (None, False),
+])
+def test_arxiv_urls_are_the_ones_on_arxiv_org(url, expected):
+    assert is_arxiv_url(url) is expected
+
+
+@pytest.mark.parametrize(("raw", "expected"), [
+    ("https://doi.org/10.1145/ABC", "10.1145/ABC"),
+    ("http://dx.doi.org/10.1000/x", "10.1000/x"),
+    ("DOI: 10.1000/x", "10.1000/x"),
+    (" 10.1000/x ", "10.1000/x"),
+])
+def test_doi_prefixes_are_dropped_as_written(raw, expected):
+    assert doi_without_prefix(raw) == expected
 
 
 @pytest.mark.parametrize(("raw", "expected"), [

@@ -56,7 +56,7 @@ def normalize_arxiv_id(value: str) -> tuple[str, int | None]:
         text = unquote(m["id"])
     elif m := _PREFIX.match(text):
         text = text[m.end():]
-    elif m := _ARXIV_DOI.fullmatch(_DOI_PREFIX.sub("", text)):
+    elif m := _arxiv_doi(text):
         text = m["id"]
     if m := _NEW.fullmatch(text):
         yymm = (2000 + int(m["yy"]), int(m["mm"]))
@@ -84,6 +84,32 @@ def _version(v: str | None) -> int | None:
     return int(v) if v else None
 
 
+def _arxiv_doi(text: str) -> re.Match | None:
+    return _ARXIV_DOI.fullmatch(_DOI_PREFIX.sub("", text))
+
+
+def find_arxiv_id(*candidates: str) -> tuple[str | None, int | None]:
+    """``(id, version)`` of the first candidate that names an arXiv paper (an eprint field, a URL,
+    a DOI: whatever a file gives), ``(None, None)`` when none does."""
+    for candidate in candidates:
+        try:
+            return normalize_arxiv_id(candidate)
+        except ValueError:
+            continue
+    return None, None
+
+
+def is_arxiv_doi(value: str | None) -> bool:
+    """The DOI arXiv mints for a paper (``10.48550/arXiv.…``), in any of its forms."""
+    return isinstance(value, str) and _arxiv_doi(_trim(value)) is not None
+
+
+def is_arxiv_url(value: str | None) -> bool:
+    """A paper's address on arxiv.org itself (not alphaXiv), in any form: one its id implies."""
+    m = _URL.fullmatch(_trim(value)) if isinstance(value, str) else None
+    return m is not None and m["arxiv"] is not None
+
+
 # Today's canonical form (from 2015 on), which the full parse would answer unchanged.
 _CANONICAL_NEW = re.compile(r"(?:1[5-9]|[2-9][0-9])(?:0[1-9]|1[0-2])\.(?!00000)[0-9]{5}")
 
@@ -99,10 +125,15 @@ def try_arxiv_id(value: str) -> str | None:
         return None
 
 
+def doi_without_prefix(value: str) -> str:
+    """``'https://doi.org/10.1145/ABC'`` → ``'10.1145/ABC'``: the DOI as written, without its
+    resolver address or ``doi:``."""
+    return _DOI_PREFIX.sub("", (value or "").strip())
+
+
 def normalize_doi(value: str) -> str:
     """``'https://doi.org/10.1145/ABC'`` → ``'10.1145/abc'``; ValueError if it is no DOI."""
-    text = _DOI_PREFIX.sub("", (value or "").strip())
-    text = unquote(text).lower()
+    text = unquote(doi_without_prefix(value)).lower()
     if not _DOI.match(text):
         raise ValueError(f"not a DOI: {value!r}")
     return text
