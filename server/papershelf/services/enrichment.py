@@ -32,6 +32,7 @@ from urllib.parse import urlsplit
 from papershelf import arxiv_api
 from papershelf.config import enrichment_enabled
 from papershelf.db import is_postgres, is_sqlite, write_transaction
+from papershelf.domain.identifiers import is_arxiv_doi
 from papershelf.models import Paper, utcnow
 from papershelf.services import search
 
@@ -203,7 +204,7 @@ def merge_metadata(paper: Paper, meta: arxiv_api.ArxivPaper) -> list[str]:
         put("comments", meta.comments)
     if meta.doi and "doi" not in edited:
         current = paper.doi
-        if not current or current.startswith("10.48550/") or current == meta.doi:
+        if not current or is_arxiv_doi(current) or current == meta.doi:
             clash = (Paper.select(Paper.id).where((Paper.user == paper.user_id)
                                                   & (Paper.doi == meta.doi) & (Paper.id != paper.id))
                      .exists())
