@@ -21,7 +21,7 @@ from flask import (
 from marshmallow import ValidationError
 from peewee import fn
 
-from papershelf.domain import identifiers
+from papershelf.domain import identifiers, palette
 from papershelf.errors import NotFound, ValidationFailed
 from papershelf.models import Paper, PaperTag, Tag
 from papershelf.schemas import PaperQuerySchema
@@ -42,7 +42,6 @@ EXPORT_FORMATS = [
     ("json", "Full backup (JSON)"),
 ]
 IMPORT_FORMATS = [("bibtex", "BibTeX"), ("csljson", "CSL-JSON"), ("json", "papershelf backup (JSON)")]
-COLORS = ("yellow", "green", "blue", "pink", "purple")
 UNDO_SECONDS = 8
 
 CONTENT_SECURITY_POLICY = (
@@ -68,7 +67,7 @@ def _marked(text, terms):
 
 @bp.app_context_processor
 def _page_context():
-    return {"colors": COLORS, "undo_seconds": current_app.config.get("LIBRARY_UNDO_SECONDS",
+    return {"colors": palette.NAMES, "undo_seconds": current_app.config.get("LIBRARY_UNDO_SECONDS",
                                                                      UNDO_SECONDS)}
 
 
