@@ -71,6 +71,16 @@ def _page_context():
                                                                      UNDO_SECONDS)}
 
 
+@bp.get("/palette.css")
+def palette_css():
+    """The highlight colours for library.css: ``--hl-<name>`` and the ``.hl-<name>`` class, from
+    ``domain.palette`` (a stylesheet, since the page's CSP allows no inline style)."""
+    css = ":root {\n" + "".join(f"  --hl-{name}: {background};\n"
+                                for name, background in palette.BACKGROUNDS.items()) + "}\n"
+    css += "".join(f".hl-{name} {{ background: var(--hl-{name}); }}\n" for name in palette.NAMES)
+    return current_app.response_class(css, mimetype="text/css")
+
+
 def _safe_next(target: str | None) -> str:
     """Only a path on this server: never another host (``//evil``, ``/\\evil``, ``https:``)."""
     if (not target or not target.startswith("/") or target.startswith("//")
