@@ -28,7 +28,7 @@ from defusedxml import ElementTree
 from defusedxml.common import DefusedXmlException
 
 from papershelf import __version__
-from papershelf.arxiv import normalize_arxiv_id, normalize_doi
+from papershelf.domain.identifiers import normalize_arxiv_id, normalize_doi
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 ARXIV = "{http://arxiv.org/schemas/atom}"

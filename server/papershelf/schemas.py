@@ -17,7 +17,7 @@ from marshmallow import (
     validates_schema,
 )
 
-from papershelf import arxiv
+from papershelf.domain import identifiers, palette
 
 TITLE_MAX = 1000
 ABSTRACT_MAX = 20_000
@@ -28,7 +28,6 @@ AUTHORS_MAX = 2000
 TAGS_MAX = 100
 TAG_LEN = 100
 LOOKUP_MAX = 1000
-COLORS = ("yellow", "green", "blue", "pink", "purple")
 HIGHLIGHT_FIELDS = ("abstract", "title")
 CITATION_KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_:.\-+/]{0,99}$")
 
@@ -71,15 +70,15 @@ class _Normalized(fields.String):
 
 
 class ArxivIdField(_Normalized):
-    normalizer = staticmethod(lambda v: arxiv.normalize_arxiv_id(v)[0])
+    normalizer = staticmethod(lambda v: identifiers.normalize_arxiv_id(v)[0])
 
 
 class DoiField(_Normalized):
-    normalizer = staticmethod(arxiv.normalize_doi)
+    normalizer = staticmethod(identifiers.normalize_doi)
 
 
 class UrlField(_Normalized):
-    normalizer = staticmethod(arxiv.normalize_url)
+    normalizer = staticmethod(identifiers.normalize_url)
 
 
 class StrictSchema(Schema):
@@ -127,7 +126,7 @@ class PaperFieldsSchema(StrictSchema):
         raw = data.get("arxiv_id") if isinstance(data, dict) else None
         if isinstance(raw, str) and data.get("arxiv_version") is None:
             try:
-                version = arxiv.normalize_arxiv_id(raw)[1]
+                version = identifiers.normalize_arxiv_id(raw)[1]
             except ValueError:
                 version = None
             if version:
@@ -189,7 +188,7 @@ class HighlightInSchema(StrictSchema):
     suffix = fields.String(load_default="", validate=validate.Length(max=CONTEXT_MAX))
     start = fields.Integer(required=True, validate=validate.Range(min=0, max=ABSTRACT_MAX * 2))
     end = fields.Integer(required=True, validate=validate.Range(min=0, max=ABSTRACT_MAX * 2))
-    color = fields.String(load_default="yellow", validate=validate.OneOf(COLORS))
+    color = fields.String(load_default=palette.DEFAULT, validate=validate.OneOf(palette.NAMES))
     comment = fields.String(load_default="", validate=validate.Length(max=NOTE_MAX))
     client_id = fields.UUID(allow_none=True)
 
@@ -207,7 +206,7 @@ class HighlightInSchema(StrictSchema):
 
 
 class HighlightPatchSchema(StrictSchema):
-    color = fields.String(validate=validate.OneOf(COLORS))
+    color = fields.String(validate=validate.OneOf(palette.NAMES))
     comment = fields.String(validate=validate.Length(max=NOTE_MAX))
 
 

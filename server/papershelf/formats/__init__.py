@@ -1,6 +1,7 @@
 """Export and import formats: pure functions, records in, text out (and back).
 
-Nothing here knows about Flask, peewee or the rest of papershelf. A *record* is the plain dict the
+Nothing here knows about Flask, peewee or the rest of papershelf but the pure rules of
+``papershelf.domain`` (arXiv ids, DOIs: ``domain.identifiers``). A *record* is the plain dict the
 server hands out for a paper (see ``backup.py`` for the full shape). Writers take an iterable of
 records and yield text chunks, so an HTTP response or a CLI run streams with flat memory; callers
 pass records already ordered by citation key (``services.transfer`` does), which is what makes an
@@ -11,7 +12,8 @@ that cannot be read at all raises :class:`FormatError`.
 from __future__ import annotations
 
 import importlib
-import re
+
+from papershelf.domain.identifiers import arxiv_abs_url, is_arxiv_doi
 
 
 class FormatError(ValueError):
@@ -103,14 +105,10 @@ def new_record(**fields) -> dict:
     return record
 
 
-def arxiv_url(arxiv_id: str) -> str:
-    return f"https://arxiv.org/abs/{arxiv_id}"
-
-
 def paper_url(record: dict) -> str | None:
     """The paper's canonical address: arXiv abstract page, else its URL, else its DOI resolver."""
     if record.get("arxiv_id"):
-        return arxiv_url(record["arxiv_id"])
+        return arxiv_abs_url(record["arxiv_id"])
     if record.get("url"):
         return record["url"]
     if record.get("doi"):
@@ -145,40 +143,3 @@ def highlights_in_order(record: dict) -> list[dict]:
         key=lambda h: (_FIELD_ORDER.get(h.get("field"), 2), h.get("start") or 0,
                        h.get("end") or 0, h.get("id") or 0),
     )
-
-
-_ARXIV_ID_RE = re.compile(
-    r"(?:arxiv:\s*)?(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Za-z]{2})?/\d{7})(?:v(\d+))?", re.IGNORECASE
-)
-_ARXIV_URL_RE = re.compile(r"arxiv\.org/(?:abs|pdf)/(.+?)(?:\.pdf)?/?(?:[?#].*)?$", re.IGNORECASE)
-_ARXIV_DOI_RE = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/)?10\.48550/arxiv\.(.+)$", re.IGNORECASE)
-
-
-def find_arxiv_id(*, eprint: str = "", url: str = "", doi: str = "") -> tuple[str | None, int | None]:
-    """``(id, version)`` of an arXiv paper named by an eprint (``arXiv:2603.01234v2``), an arXiv
-    URL or an arXiv DOI, first match wins; old-style ids lose their subject class
-    (``math.GT/0309136`` -> ``math/0309136``). The server normalizes again on save."""
-    candidates = [eprint.strip()]
-    m = _ARXIV_URL_RE.search(url.strip())
-    if m:
-        candidates.append(m.group(1))
-    m = _ARXIV_DOI_RE.match(doi.strip())
-    if m:
-        candidates.append(m.group(1))
-    for candidate in candidates:
-        m = _ARXIV_ID_RE.fullmatch(candidate)
-        if m:
-            arxiv_id = m.group(1)
-            if "/" in arxiv_id:
-                archive, number = arxiv_id.split("/")
-                arxiv_id = f"{archive.split('.')[0].lower()}/{number}"
-            return arxiv_id, int(m.group(2)) if m.group(2) else None
-    return None, None
-
-
-def is_arxiv_doi(doi: str | None) -> bool:
-    return bool(doi) and _ARXIV_DOI_RE.match(doi.strip()) is not None
-
-
-def is_arxiv_url(url: str | None) -> bool:
-    return bool(url) and _ARXIV_URL_RE.search(url.strip()) is not None

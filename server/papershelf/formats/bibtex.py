@@ -19,13 +19,17 @@ import re
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
-from . import (
-    FormatError,
+from papershelf.domain.identifiers import (
+    doi_without_prefix,
     find_arxiv_id,
-    highlight_line,
-    highlights_in_order,
     is_arxiv_doi,
     is_arxiv_url,
+)
+
+from . import (
+    FormatError,
+    highlight_line,
+    highlights_in_order,
     journal_doi,
     new_record,
     notes_in_order,
@@ -246,11 +250,11 @@ def _published(fields: dict[str, str]) -> str | None:
 def _arxiv(fields: dict[str, str]) -> tuple[str | None, int | None]:
     prefix = (fields.get("archiveprefix") or fields.get("eprinttype") or "").strip().lower()
     eprint = fields.get("eprint", "") if prefix in ("", "arxiv") else ""
-    return find_arxiv_id(eprint=eprint, url=fields.get("url", ""), doi=fields.get("doi", ""))
+    return find_arxiv_id(eprint, fields.get("url", ""), fields.get("doi", ""))
 
 
 def _doi(raw: str) -> str | None:
-    doi = re.sub(r"^(?:https?://(?:dx\.)?doi\.org/|doi:)", "", raw.strip(), flags=re.IGNORECASE)
+    doi = doi_without_prefix(raw)
     return None if not doi or is_arxiv_doi(doi) else doi
 
 

@@ -11,7 +11,9 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 
-from . import FormatError, find_arxiv_id, is_arxiv_doi, is_arxiv_url, journal_doi, new_record
+from papershelf.domain.identifiers import find_arxiv_id, is_arxiv_doi, is_arxiv_url
+
+from . import FormatError, journal_doi, new_record
 from .bibtex import annotation_text
 from .names import is_organisation, split_name
 
@@ -109,7 +111,7 @@ def _record(item: dict) -> dict:
     url = str(item.get("URL") or "") or None
     number = str(item.get("number") or "")
     arxiv_id, version = find_arxiv_id(
-        eprint=number if number.lower().startswith("arxiv") else "", url=url or "", doi=doi or "")
+        number if number.lower().startswith("arxiv") else "", url or "", doi or "")
     if is_arxiv_doi(doi):
         doi = None
     if arxiv_id and is_arxiv_url(url):

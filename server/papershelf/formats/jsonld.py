@@ -12,14 +12,15 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 
+from papershelf.domain import palette
+
 from . import highlights_in_order, notes_in_order, paper_url
 
 CONTEXT = "http://www.w3.org/ns/anno.jsonld"
 ID_BASE = "urn:papershelf:"
-COLORS = {"yellow": "#fff59d", "green": "#c5e1a5", "blue": "#90caf9", "pink": "#f8bbd0",
-          "purple": "#d1c4e9"}
 STYLESHEET = {"type": "CssStylesheet",
-              "value": " ".join(f".{c} {{ background-color: {v}; }}" for c, v in COLORS.items())}
+              "value": " ".join(f".{name} {{ background-color: {background}; }}"
+                                for name, background in palette.BACKGROUNDS.items())}
 
 
 def _source(record: dict) -> str:
@@ -43,7 +44,7 @@ def _highlight(record: dict, h: dict) -> dict:
         "created": h.get("created_at"),
         "modified": h.get("updated_at"),
         "target": {"source": _source(record), "selector": selector,
-                   "styleClass": h.get("color") or "yellow"},
+                   "styleClass": h.get("color") or palette.DEFAULT},
         "stylesheet": STYLESHEET,
     }
     if h.get("comment"):

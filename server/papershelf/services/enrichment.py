@@ -30,6 +30,7 @@ from datetime import timedelta
 from urllib.parse import urlsplit
 
 from papershelf import arxiv_api
+from papershelf.domain.identifiers import is_arxiv_doi
 from papershelf.services import search
 from papershelf.settings import default, enrichment_enabled
 from papershelf.store.db import let_other_writers_in, skip_locked, write_transaction
@@ -211,7 +212,7 @@ def merge_metadata(paper: Paper, meta: arxiv_api.ArxivPaper) -> list[str]:
         put("comments", meta.comments)
     if meta.doi and "doi" not in edited:
         current = paper.doi
-        if not current or current.startswith("10.48550/") or current == meta.doi:
+        if not current or is_arxiv_doi(current) or current == meta.doi:
             clash = (Paper.select(Paper.id).where((Paper.user == paper.user_id)
                                                   & (Paper.doi == meta.doi) & (Paper.id != paper.id))
                      .exists())

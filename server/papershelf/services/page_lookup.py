@@ -2,7 +2,7 @@
 
 import json
 
-from papershelf import arxiv
+from papershelf.domain import identifiers
 from papershelf.store import papers as queries
 from papershelf.store import records
 from papershelf.store.models import User
@@ -12,18 +12,18 @@ def saved_papers_on_page(user: User, arxiv_ids: list[str], urls: list[str]) -> d
     """Which of a page's papers are saved, with their tags, notes and highlights."""
     wanted_ids, wanted_urls, invalid = {}, {}, []
     for raw in arxiv_ids:
-        norm = arxiv.try_arxiv_id(raw)
+        norm = identifiers.try_arxiv_id(raw)
         if norm is None:
             invalid.append(raw)
         else:
             wanted_ids[norm] = True
     for raw in urls:
-        norm = arxiv.try_arxiv_id(raw)
+        norm = identifiers.try_arxiv_id(raw)
         if norm is not None:
             wanted_ids[norm] = True
             continue
         try:
-            wanted_urls[arxiv.normalize_url(raw)] = True
+            wanted_urls[identifiers.normalize_url(raw)] = True
         except ValueError:
             invalid.append(raw)
     if not wanted_ids and not wanted_urls:

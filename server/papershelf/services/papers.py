@@ -4,7 +4,7 @@ from datetime import date
 
 from peewee import IntegrityError
 
-from papershelf import arxiv
+from papershelf.domain import identifiers
 from papershelf.domain.errors import Conflict, Invalid, NotFound
 from papershelf.domain.merge import IDENTITY_FIELDS, PAGE_FIELDS, page_save_changes
 from papershelf.formats.citekey import base_key, make_citation_key
@@ -48,7 +48,7 @@ def find_existing(user: User, data: dict) -> Paper | None:
 
 def _default_url(data: dict) -> None:
     if data.get("arxiv_id") and not data.get("url"):
-        data["url"] = arxiv.arxiv_abs_url(data["arxiv_id"])
+        data["url"] = identifiers.arxiv_abs_url(data["arxiv_id"])
 
 
 def _assign_citation_key(user: User, paper_fields: dict) -> str:

@@ -19,13 +19,13 @@ from datetime import UTC, datetime
 
 from marshmallow import ValidationError
 
+from papershelf.domain import palette
 from papershelf.domain.errors import Invalid
 from papershelf.domain.merge import IDENTITY_FIELDS, PAGE_FIELDS
 from papershelf.formats import EXPORT_FORMATS, IMPORT_FORMATS, FormatError, reader_for, writer_for
 from papershelf.formats.bibtex import annotation_text
 from papershelf.schemas import (
     CITATION_KEY,
-    COLORS,
     EXACT_MAX,
     HIGHLIGHT_FIELDS,
     NOTE_MAX,
@@ -197,7 +197,7 @@ def _add_highlights(user: User, paper: Paper, highlights: list[dict]) -> bool:
             user=user, paper=paper, field=field, exact=h["exact"],
             prefix=str(h.get("prefix") or "")[:64], suffix=str(h.get("suffix") or "")[:64],
             start=h["start"], end=h["end"],
-            color=h.get("color") if h.get("color") in COLORS else "yellow",
+            color=h.get("color") if h.get("color") in palette.NAMES else palette.DEFAULT,
             comment=str(h.get("comment") or ""), created_at=created,
             updated_at=_timestamp(h.get("updated_at")) or created)
         have.add((field, h["start"], h["end"], h["exact"]))

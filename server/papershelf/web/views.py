@@ -19,7 +19,7 @@ from flask import (
 )
 from marshmallow import ValidationError
 
-from papershelf import arxiv
+from papershelf.domain import identifiers, palette
 from papershelf.domain.errors import Invalid, NotFound
 from papershelf.schemas import PaperQuerySchema
 from papershelf.security import check_same_origin, session_user
@@ -39,7 +39,6 @@ EXPORT_FORMATS = [
     ("json", "Full backup (JSON)"),
 ]
 IMPORT_FORMATS = [("bibtex", "BibTeX"), ("csljson", "CSL-JSON"), ("json", "papershelf backup (JSON)")]
-COLORS = ("yellow", "green", "blue", "pink", "purple")
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -64,7 +63,17 @@ def _marked(text, terms):
 
 @bp.app_context_processor
 def _page_context():
-    return {"colors": COLORS, "undo_seconds": current_app.config["LIBRARY_UNDO_SECONDS"]}
+    return {"colors": palette.NAMES, "undo_seconds": current_app.config["LIBRARY_UNDO_SECONDS"]}
+
+
+@bp.get("/palette.css")
+def palette_css():
+    """The highlight colours for library.css: ``--hl-<name>`` and the ``.hl-<name>`` class, from
+    ``domain.palette`` (a stylesheet, since the page's CSP allows no inline style)."""
+    css = ":root {\n" + "".join(f"  --hl-{name}: {background};\n"
+                                for name, background in palette.BACKGROUNDS.items()) + "}\n"
+    css += "".join(f".hl-{name} {{ background: var(--hl-{name}); }}\n" for name in palette.NAMES)
+    return current_app.response_class(css, mimetype="text/css")
 
 
 def _safe_next(target: str | None) -> str:
@@ -221,8 +230,8 @@ def _filter_url(base: dict, **changes) -> str:
 def _links(rec: dict) -> list[tuple[str, str]]:
     links = []
     if rec["arxiv_id"]:
-        links.append(("arXiv", arxiv.arxiv_abs_url(rec["arxiv_id"])))
-        links.append(("PDF", arxiv.arxiv_pdf_url(rec["arxiv_id"])))
+        links.append(("arXiv", identifiers.arxiv_abs_url(rec["arxiv_id"])))
+        links.append(("PDF", identifiers.arxiv_pdf_url(rec["arxiv_id"])))
     if rec["doi"]:
         links.append(("DOI", "https://doi.org/" + quote(rec["doi"], safe="/:;()._-")))
     url = render.safe_href(rec["url"])

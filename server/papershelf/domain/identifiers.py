@@ -1,0 +1,167 @@
+"""Paper identifiers: arXiv ids, DOIs and URLs, in every form a page, a file or a person gives.
+
+``normalize_arxiv_id`` answers ``(id, version)`` with the id in its canonical form (no version,
+old-style subject class dropped: ``math.GT/0309136`` → ``math/0309136``), or raises ValueError.
+The rule is arXiv's own scheme; ``tests/shared/identifiers.json`` states it with its cases, and
+``extension/lib/ids.js`` implements the same rule against the same cases.
+"""
+
+import re
+from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
+
+# The archives that minted old-style ids (archive/YYMMNNN), i.e. every archive of arXiv's taxonomy
+# that began before April 2007; stat, q-fin, econ and eess began later, with new-style ids only.
+OLD_ARCHIVES = frozenset(
+    """acc-phys adap-org alg-geom ao-sci astro-ph atom-ph bayes-an chao-dyn chem-ph cmp-lg
+    comp-gas cond-mat cs dg-ga funct-an gr-qc hep-ex hep-lat hep-ph hep-th math math-ph mtrl-th
+    nlin nucl-ex nucl-th patt-sol physics plasm-ph q-alg q-bio quant-ph solv-int supr-con""".split()
+)
+# Old-style ids with a two-letter subject class: math.GT/0309136, cs.AI/0101001.
+SUBJECT_CLASS_ARCHIVES = frozenset({"math", "cs", "nlin", "q-bio", "physics"})
+# (year, month) windows: old style from arXiv's first paper to March 2007, new style after.
+OLD_STYLE_MONTHS = ((1991, 8), (2007, 3))
+NEW_STYLE_FIRST_MONTH = (2007, 4)
+FIVE_DIGITS_FROM = (2015, 1)
+
+# ASCII only (re.ASCII): Python's \d and case folding would let in what JavaScript's do not.
+_SPACE = "[ \t\n\r\f\v\u00a0\ufeff]"
+_TRIM = re.compile(f"^{_SPACE}+|{_SPACE}+$")
+_VERSION = r"(?:v(?P<v>[1-9][0-9]*))?"
+_NEW = re.compile(r"(?P<yy>[0-9]{2})(?P<mm>[0-9]{2})\.(?P<num>[0-9]{4,5})" + _VERSION)
+_OLD = re.compile(
+    r"(?P<archive>[A-Za-z]+(?:-[A-Za-z]+)?)(?:\.(?P<subject>[A-Za-z]{2}))?/"
+    r"(?P<yy>[0-9]{2})(?P<mm>[0-9]{2})(?P<num>[0-9]{3})" + _VERSION
+)
+_PREFIX = re.compile(f"arxiv:{_SPACE}*", re.ASCII | re.IGNORECASE)
+_URL = re.compile(
+    r"(?:https?://)?(?:(?P<arxiv>(?:www\.|export\.)?arxiv\.org)|(?:www\.)?alphaxiv\.org)"
+    r"/(?:abs|pdf|html|format|overview)/(?P<id>[^?#]+?)(?:\.pdf)?/?(?:[?#].*)?",
+    re.ASCII | re.IGNORECASE | re.DOTALL,
+)
+_DOI_PREFIX = re.compile(f"^(?:https?://(?:dx\\.)?doi\\.org/|doi:{_SPACE}*)", re.ASCII | re.IGNORECASE)
+_DOI = re.compile(r"^10\.\d{4,9}/\S+$")
+_ARXIV_DOI = re.compile(r"10\.48550/arxiv\.(?P<id>.+)", re.ASCII | re.IGNORECASE | re.DOTALL)
+
+
+def _trim(value: str) -> str:
+    return _TRIM.sub("", value)
+
+
+def normalize_arxiv_id(value: str) -> tuple[str, int | None]:
+    """``'arXiv:2603.01234v2'`` → ``('2603.01234', 2)``; ValueError if it is no arXiv id."""
+    if not isinstance(value, str):
+        raise ValueError("an arXiv id is a string")
+    text = _trim(value)
+    if m := _URL.fullmatch(text):
+        text = unquote(m["id"])
+    elif m := _PREFIX.match(text):
+        text = text[m.end():]
+    elif m := _arxiv_doi(text):
+        text = m["id"]
+    if m := _NEW.fullmatch(text):
+        yymm = (2000 + int(m["yy"]), int(m["mm"]))
+        if not 1 <= yymm[1] <= 12 or yymm < NEW_STYLE_FIRST_MONTH:
+            raise ValueError(f"not an arXiv id (no such month): {value!r}")
+        if (len(m["num"]) == 5) != (yymm >= FIVE_DIGITS_FROM) or not int(m["num"]):
+            raise ValueError(f"not an arXiv id (number for {m['yy']}{m['mm']}): {value!r}")
+        return f"{m['yy']}{m['mm']}.{m['num']}", _version(m["v"])
+    if m := _OLD.fullmatch(text):
+        archive = m["archive"].lower()
+        yymm = ((1900 if m["yy"] >= "91" else 2000) + int(m["yy"]), int(m["mm"]))
+        if archive not in OLD_ARCHIVES:
+            raise ValueError(f"not an arXiv id (no such archive): {value!r}")
+        if m["subject"] and archive not in SUBJECT_CLASS_ARCHIVES:
+            raise ValueError(f"not an arXiv id (subject class): {value!r}")
+        if not 1 <= yymm[1] <= 12 or not OLD_STYLE_MONTHS[0] <= yymm <= OLD_STYLE_MONTHS[1]:
+            raise ValueError(f"not an arXiv id (no such month): {value!r}")
+        if not int(m["num"]):
+            raise ValueError(f"not an arXiv id (number 000): {value!r}")
+        return f"{archive}/{m['yy']}{m['mm']}{m['num']}", _version(m["v"])
+    raise ValueError(f"not an arXiv id: {value!r}")
+
+
+def _version(v: str | None) -> int | None:
+    return int(v) if v else None
+
+
+def _arxiv_doi(text: str) -> re.Match | None:
+    return _ARXIV_DOI.fullmatch(_DOI_PREFIX.sub("", text))
+
+
+def find_arxiv_id(*candidates: str) -> tuple[str | None, int | None]:
+    """``(id, version)`` of the first candidate that names an arXiv paper (an eprint field, a URL,
+    a DOI: whatever a file gives), ``(None, None)`` when none does."""
+    for candidate in candidates:
+        try:
+            return normalize_arxiv_id(candidate)
+        except ValueError:
+            continue
+    return None, None
+
+
+def is_arxiv_doi(value: str | None) -> bool:
+    """The DOI arXiv mints for a paper (``10.48550/arXiv.…``), in any of its forms."""
+    return isinstance(value, str) and _arxiv_doi(_trim(value)) is not None
+
+
+def is_arxiv_url(value: str | None) -> bool:
+    """A paper's address on arxiv.org itself (not alphaXiv), in any form: one its id implies."""
+    m = _URL.fullmatch(_trim(value)) if isinstance(value, str) else None
+    return m is not None and m["arxiv"] is not None
+
+
+# Today's canonical form (from 2015 on), which the full parse would answer unchanged.
+_CANONICAL_NEW = re.compile(r"(?:1[5-9]|[2-9][0-9])(?:0[1-9]|1[0-2])\.(?!00000)[0-9]{5}")
+
+
+def try_arxiv_id(value: str) -> str | None:
+    """The normalized id, or None. Ids already in today's canonical form skip the full parse
+    (a page lookup sends hundreds of them)."""
+    if isinstance(value, str) and _CANONICAL_NEW.fullmatch(value):
+        return value
+    try:
+        return normalize_arxiv_id(value)[0]
+    except ValueError:
+        return None
+
+
+def doi_without_prefix(value: str) -> str:
+    """``'https://doi.org/10.1145/ABC'`` → ``'10.1145/ABC'``: the DOI as written, without its
+    resolver address or ``doi:``."""
+    return _DOI_PREFIX.sub("", (value or "").strip())
+
+
+def normalize_doi(value: str) -> str:
+    """``'https://doi.org/10.1145/ABC'`` → ``'10.1145/abc'``; ValueError if it is no DOI."""
+    text = unquote(doi_without_prefix(value)).lower()
+    if not _DOI.match(text):
+        raise ValueError(f"not a DOI: {value!r}")
+    return text
+
+
+_TRACKING = re.compile(r"^(utm_[a-z]+|fbclid|gclid|ref_src)$", re.IGNORECASE)
+
+
+def normalize_url(value: str) -> str:
+    """An http(s) URL in canonical form: lower-case scheme and host, no fragment, no tracking."""
+    text = (value or "").strip()
+    parts = urlsplit(text)
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"not an http(s) URL: {value!r}")
+    host = parts.hostname.lower()
+    if parts.port and not (
+        (parts.scheme.lower() == "http" and parts.port == 80)
+        or (parts.scheme.lower() == "https" and parts.port == 443)
+    ):
+        host = f"{host}:{parts.port}"
+    query = urlencode([(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
+                       if not _TRACKING.match(k)])
+    return urlunsplit((parts.scheme.lower(), host, parts.path or "/", query, ""))
+
+
+def arxiv_abs_url(arxiv_id: str) -> str:
+    return f"https://arxiv.org/abs/{arxiv_id}"
+
+
+def arxiv_pdf_url(arxiv_id: str) -> str:
+    return f"https://arxiv.org/pdf/{arxiv_id}"
