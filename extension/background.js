@@ -223,18 +223,11 @@ const handlers = {
   highlight({ key, paper_id, paper, highlight }) {
     return sendOrQueue("highlight", { paper_id, paper, paper_client_id: uuid(), highlight, key });
   },
-  async "get-paper"({ id }) {
-    return (await client()).getPaper(id);
-  },
   async "update-note"({ id, body }) {
     return (await client()).updateNote(id, { body });
   },
   async "delete-note"({ id }) {
     await (await client()).deleteNote(id);
-    return {};
-  },
-  async "delete-highlight"({ id }) {
-    await (await client()).deleteHighlight(id);
     return {};
   },
   async status() {

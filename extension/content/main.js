@@ -750,6 +750,3 @@ export function start() {
     return false;
   });
 }
-
-// Exposed for the page benchmark (bench/page.py) and debugging.
-export const internals = { scan, paintAll, known, decorated, refresh, unpaint };

@@ -82,7 +82,8 @@ export function findPaperElements(doc) {
 }
 
 /** Papers found from links (alphaXiv topic pages, and a fallback for any listing). */
-export function linkedEntries(doc, root = doc.body) {
+function linkedEntries(doc) {
+  const root = doc.body;
   if (!root) return [];
   const base = baseOf(doc);
   const links = [];
