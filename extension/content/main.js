@@ -9,7 +9,8 @@
 
 import { findPaperElements, describePaper, paperFields, toSavePayload } from "../lib/adapters.js";
 import { anchor, describeRange, offsetsFromRange, paint, textModel, unpaint } from "../lib/anchoring.js";
-import { PANEL_CSS, TOOLBAR_CSS, HIGHLIGHT_COLORS } from "./styles.js";
+import { DEFAULT_COLOR, PALETTE } from "../lib/palette.js";
+import { PANEL_CSS, TOOLBAR_CSS } from "./styles.js";
 
 const UI_ATTR = "data-papershelf-ui";
 const PAPER_ATTR = "data-papershelf-paper";
@@ -543,7 +544,7 @@ function paintAll(keys) {
         const model = textModel(fieldEl);
         const at = anchor(model.text, h);
         if (at) {
-          paint(fieldEl, at.start, at.end, { id: h.id, color: h.color || "yellow", title: h.comment || "", model });
+          paint(fieldEl, at.start, at.end, { id: h.id, color: h.color || DEFAULT_COLOR, title: h.comment || "", model });
           placedSomewhere.add(h.id);
         } else {
           orphans.set(h.id, h);
@@ -585,9 +586,9 @@ function ensureToolbar() {
   attachStyles(root, toolbarSheet, TOOLBAR_CSS);
   const box = el("div", { class: "tb", role: "dialog", "aria-label": "Highlight" });
   const colors = el("div", { class: "colors", role: "radiogroup", "aria-label": "Colour" });
-  for (const [name, value] of Object.entries(HIGHLIGHT_COLORS)) {
-    const b = el("button", { type: "button", class: "swatch", role: "radio", "aria-checked": name === "yellow" ? "true" : "false", "data-color": name, title: name, "aria-label": name });
-    b.style.background = value;
+  for (const { name, background } of PALETTE) {
+    const b = el("button", { type: "button", class: "swatch", role: "radio", "aria-checked": name === DEFAULT_COLOR ? "true" : "false", "data-color": name, title: name, "aria-label": name });
+    b.style.background = background;
     b.addEventListener("click", () => {
       for (const s of colors.children) s.setAttribute("aria-checked", s === b ? "true" : "false");
     });
