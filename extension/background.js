@@ -7,6 +7,7 @@
 
 import { createClient, testConnection, normalizeServerUrl, DEFAULT_SERVER_URL } from "./lib/api.js";
 import { Outbox } from "./lib/outbox.js";
+import { readCitationMeta, toSavePayload } from "./lib/adapters.js";
 
 const ALARM = "papershelf-outbox";
 const RECENT_KEY = "recentSaves";
@@ -156,26 +157,6 @@ async function notifyTabs() {
 // page with Highwire citation_* tags is read by a function injected with activeTab (granted by
 // the click on the toolbar button, for that tab only).
 
-/** Runs in the page (injected): the paper its citation_* meta tags describe, or null. */
-function readCitationMeta() {
-  const values = (name) => Array.from(document.querySelectorAll(`meta[name="${name}"]`)).map((m) => (m.getAttribute("content") || "").trim()).filter(Boolean);
-  const title = values("citation_title")[0];
-  if (!title) return null;
-  const date = values("citation_publication_date")[0] || values("citation_online_date")[0] || values("citation_date")[0] || "";
-  const m = /^(\d{4})(?:[-/](\d{1,2}))?(?:[-/](\d{1,2}))?/.exec(date);
-  const canonical = document.querySelector('link[rel="canonical"]');
-  return {
-    title,
-    authors: values("citation_author").map((a) => (a.includes(",") ? a.split(/\s*,\s*/).reverse().join(" ") : a)),
-    abstract: values("citation_abstract")[0] || values("description")[0] || "",
-    published: m ? `${m[1]}-${(m[2] || "1").padStart(2, "0")}-${(m[3] || "1").padStart(2, "0")}` : null,
-    doi: (values("citation_doi")[0] || "").toLowerCase() || null,
-    arxiv_id: values("citation_arxiv_id")[0] || null,
-    url: (canonical && canonical.href) || location.href,
-    affiliations: [...new Set(values("citation_author_institution"))],
-  };
-}
-
 async function saveActiveTab() {
   const [tab] = await chrome.tabs.query({ active: true, currentWindow: true });
   if (!tab) throw new Error("No active tab.");
@@ -188,11 +169,7 @@ async function saveActiveTab() {
   const [injection] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: readCitationMeta });
   const meta = injection && injection.result;
   if (!meta) throw new Error("This page has no citation_* meta tags: nothing to save.");
-  const paper = { title: meta.title, authors: meta.authors, authors_more: 0, abstract: meta.abstract, affiliations: meta.affiliations, topics: [], source_url: tab.url };
-  if (meta.published) paper.published = meta.published;
-  if (meta.arxiv_id) paper.arxiv_id = meta.arxiv_id;
-  if (meta.doi) paper.doi = meta.doi;
-  paper.url = meta.url;
+  const paper = toSavePayload(meta, tab.url);
   return sendOrQueue("save", { paper }, `save:${meta.arxiv_id || meta.doi || meta.url}`);
 }
 
