@@ -8,6 +8,7 @@
 import { createClient, testConnection, normalizeServerUrl, DEFAULT_SERVER_URL } from "./lib/api.js";
 import { Outbox } from "./lib/outbox.js";
 import { readCitationMeta, toSavePayload } from "./lib/adapters.js";
+import { MessageType, PORT_NAME } from "./lib/messages.js";
 
 const ALARM = "papershelf-outbox";
 const RECENT_KEY = "recentSaves";
@@ -148,7 +149,7 @@ async function notifyTabs() {
     return;
   }
   for (const tab of tabs) {
-    chrome.tabs.sendMessage(tab.id, { type: "refresh" }).catch(() => {});
+    chrome.tabs.sendMessage(tab.id, { type: MessageType.REFRESH }).catch(() => {});
   }
 }
 
@@ -161,7 +162,7 @@ async function saveActiveTab() {
   const [tab] = await chrome.tabs.query({ active: true, currentWindow: true });
   if (!tab) throw new Error("No active tab.");
   try {
-    const r = await chrome.tabs.sendMessage(tab.id, { type: "save-focused" });
+    const r = await chrome.tabs.sendMessage(tab.id, { type: MessageType.SAVE_FOCUSED });
     if (r && r.ok) return { status: "sent", via: "page" };
   } catch {
     // no papershelf content script in this tab: read its meta tags instead
@@ -179,7 +180,7 @@ async function saveActiveTab() {
 let lastFlushAttempt = 0;
 
 const handlers = {
-  async lookup({ keys }) {
+  async [MessageType.LOOKUP]({ keys }) {
     const api = await client();
     // A page load is a good moment to send what waits (the server may be back).
     if ((await outbox.count()) > 0 && Date.now() - lastFlushAttempt > 2000) {
@@ -191,23 +192,23 @@ const handlers = {
     const queued = (await outbox.items()).filter((it) => it.kind === "save").map((it) => it.dedupe_key.slice(5));
     return { papers: result.papers || {}, queued };
   },
-  save({ key, paper }) {
+  [MessageType.SAVE]({ key, paper }) {
     return sendOrQueue("save", { paper }, `save:${key}`);
   },
-  note({ key, paper_id, paper, body }) {
+  [MessageType.NOTE]({ key, paper_id, paper, body }) {
     return sendOrQueue("note", { paper_id, paper, paper_client_id: uuid(), body, key });
   },
-  highlight({ key, paper_id, paper, highlight }) {
+  [MessageType.HIGHLIGHT]({ key, paper_id, paper, highlight }) {
     return sendOrQueue("highlight", { paper_id, paper, paper_client_id: uuid(), highlight, key });
   },
-  async "update-note"({ id, body }) {
+  async [MessageType.UPDATE_NOTE]({ id, body }) {
     return (await client()).updateNote(id, { body });
   },
-  async "delete-note"({ id }) {
+  async [MessageType.DELETE_NOTE]({ id }) {
     await (await client()).deleteNote(id);
     return {};
   },
-  async status() {
+  async [MessageType.STATUS]() {
     const s = await settings();
     return {
       configured: Boolean(s.token),
@@ -224,17 +225,17 @@ const handlers = {
       failed: (await outbox.failed()).map((it) => ({ kind: it.kind, title: (it.payload.paper && it.payload.paper.title) || "", last_error: it.last_error })),
     };
   },
-  "save-page"() {
+  [MessageType.SAVE_PAGE]() {
     return saveActiveTab();
   },
-  async flush() {
+  async [MessageType.FLUSH]() {
     const r = await flush({ force: true });
     return { sent: r.sent.length, remaining: r.remaining };
   },
-  "test-connection"({ serverUrl, token }) {
+  [MessageType.TEST_CONNECTION]({ serverUrl, token }) {
     return testConnection({ serverUrl, token });
   },
-  async export({ format = "bibtex" } = {}) {
+  async [MessageType.EXPORT]({ format = "bibtex" } = {}) {
     const res = await (await client()).exportFile(format);
     if (!res.ok) throw Object.assign(new Error(`export failed: HTTP ${res.status}`), { status: res.status });
     const disposition = res.headers.get("Content-Disposition") || "";
@@ -265,7 +266,7 @@ chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
 
 // Content scripts keep a port open: {id, type, payload} in, {id, ok, result | error} out.
 chrome.runtime.onConnect.addListener((port) => {
-  if (port.name !== "papershelf") return;
+  if (port.name !== PORT_NAME) return;
   port.onMessage.addListener((msg) => {
     const answer = dispatch(msg, port.sender) || Promise.resolve({ ok: false, error: { message: `unknown message ${msg && msg.type}` } });
     answer.then((res) => {
@@ -285,7 +286,7 @@ chrome.alarms.onAlarm.addListener((alarm) => {
 chrome.commands.onCommand.addListener(async (command) => {
   if (command !== "save-focused-paper") return;
   const [tab] = await chrome.tabs.query({ active: true, currentWindow: true });
-  if (tab) chrome.tabs.sendMessage(tab.id, { type: "save-focused" }).catch(() => {});
+  if (tab) chrome.tabs.sendMessage(tab.id, { type: MessageType.SAVE_FOCUSED }).catch(() => {});
 });
 
 chrome.runtime.onStartup.addListener(() => afterOutboxChange());

@@ -10,6 +10,7 @@
 import { findPaperElements, describePaper, paperFields, toSavePayload } from "../lib/adapters.js";
 import { anchor, describeRange, offsetsFromRange, paint, textModel, unpaint } from "../lib/anchoring.js";
 import { DEFAULT_COLOR, PALETTE } from "../lib/palette.js";
+import { MessageType, PORT_NAME, resultOf } from "../lib/messages.js";
 import { PANEL_CSS, TOOLBAR_CSS } from "./styles.js";
 
 const UI_ATTR = "data-papershelf-ui";
@@ -56,7 +57,7 @@ let seq = 0;
 const pending = new Map();
 
 function openPort() {
-  port = chrome.runtime.connect({ name: "papershelf" });
+  port = chrome.runtime.connect({ name: PORT_NAME });
   port.onMessage.addListener((msg) => {
     const resolve = pending.get(msg.id);
     if (resolve) {
@@ -94,8 +95,7 @@ async function send(type, payload = {}) {
   } catch (err) {
     throw new Error(`papershelf extension unavailable: ${err.message || err}`, { cause: err });
   }
-  if (!res || !res.ok) throw Object.assign(new Error((res && res.error && res.error.message) || "papershelf extension unavailable"), res && res.error);
-  return res.result;
+  return resultOf(res);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -273,7 +273,7 @@ async function lookup(keys) {
   keys.forEach((k) => lookedUp.add(k));
   let result;
   try {
-    result = await send("lookup", { keys });
+    result = await send(MessageType.LOOKUP, { keys });
   } catch (err) {
     keys.forEach((k) => lookedUp.delete(k));
     console.debug("papershelf: lookup failed", err.message);
@@ -329,7 +329,7 @@ async function savePaper(element) {
   measure("papershelf:save-describe", "papershelf:save-start");
   try {
     performance.mark("papershelf:save-sent");
-    const r = await send("save", { key: d.key, paper: body });
+    const r = await send(MessageType.SAVE, { key: d.key, paper: body });
     measure("papershelf:save-roundtrip", "papershelf:save-sent");
     if (r.status === "queued") setKnown(d.key, { status: "queued" });
     else {
@@ -457,7 +457,7 @@ function noteItem(element, note) {
       return;
     }
     try {
-      await send("delete-note", { id: note.id });
+      await send(MessageType.DELETE_NOTE, { id: note.id });
       const d = decorated.get(element);
       const info = known.get(d.key) || {};
       setKnown(d.key, { notes: (info.notes || []).filter((n) => n.id !== note.id) });
@@ -480,7 +480,7 @@ function editNote(element, li, note) {
   cancel.addEventListener("click", () => li.replaceWith(noteItem(element, note)));
   save.addEventListener("click", async () => {
     try {
-      const updated = await send("update-note", { id: note.id, body: area.value });
+      const updated = await send(MessageType.UPDATE_NOTE, { id: note.id, body: area.value });
       const info = known.get(d.key) || {};
       li.replaceWith(noteItem(element, updated));
       setKnown(d.key, { notes: (info.notes || []).map((n) => (n.id === note.id ? updated : n)) });
@@ -494,7 +494,7 @@ function editNote(element, li, note) {
 async function addNote(element, body) {
   const d = decorated.get(element);
   const info = known.get(d.key) || {};
-  const r = await send("note", { key: d.key, paper_id: info.paper_id || null, paper: paperBody(element), body });
+  const r = await send(MessageType.NOTE, { key: d.key, paper_id: info.paper_id || null, paper: paperBody(element), body });
   const notes = [...(info.notes || []), r.status === "queued" ? { id: `queued-${r.client_id}`, body } : r.note];
   const patch = { notes };
   if (r.paper) Object.assign(patch, { status: "saved", paper_id: r.paper.id, citation_key: r.paper.citation_key });
@@ -642,7 +642,7 @@ async function createHighlight(color, comment) {
   const highlight = { field, ...selector, color, comment: comment || "" };
   let r;
   try {
-    r = await send("highlight", { key: d.key, paper_id: info.paper_id || null, paper: paperBody(element), highlight });
+    r = await send(MessageType.HIGHLIGHT, { key: d.key, paper_id: info.paper_id || null, paper: paperBody(element), highlight });
   } catch (err) {
     setKnown(d.key, { error: err.message });
     return;
@@ -741,11 +741,11 @@ export function start() {
   addEventListener("popstate", () => scheduleScan());
   chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
     if (!msg || typeof msg !== "object") return false;
-    if (msg.type === "refresh") {
+    if (msg.type === MessageType.REFRESH) {
       lookedUp.clear();
       refresh(true);
       sendResponse({ ok: true });
-    } else if (msg.type === "save-focused") {
+    } else if (msg.type === MessageType.SAVE_FOCUSED) {
       sendResponse({ ok: saveFocused() });
     }
     return false;
