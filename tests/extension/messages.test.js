@@ -1,12 +1,21 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { MessageType, resultOf } from "../../extension/lib/messages.js";
+import { handlers } from "../../extension/background/router.js";
+
+/** The two types the worker sends to a page's content script; the router answers all the others. */
+const TO_PAGES = [MessageType.REFRESH, MessageType.SAVE_FOCUSED];
 
 test("each message type is spelled once and the table cannot change", () => {
   const types = Object.values(MessageType);
   assert.equal(new Set(types).size, types.length);
   assert.ok(types.every((t) => typeof t === "string" && t));
   assert.ok(Object.isFrozen(MessageType));
+});
+
+test("the router has one handler for each type the worker is asked, and no other", () => {
+  const asked = Object.values(MessageType).filter((t) => !TO_PAGES.includes(t));
+  assert.deepEqual(Object.keys(handlers).sort(), asked.sort());
 });
 
 test("an answer's result is handed back", () => {
