@@ -84,7 +84,7 @@ function plural(n, word) {
   return n ? `${n} ${word}${n > 1 ? "s" : ""}` : "";
 }
 
-export function renderBar(element) {
+function renderBar(element) {
   const d = state.decorated.get(element);
   if (!d) return;
   const info = infoOf(d.key);
@@ -113,7 +113,7 @@ export function renderPaper(key) {
   for (const element of elementsFor(key)) renderBar(element);
 }
 
-export async function savePaper(element) {
+async function savePaper(element) {
   const d = state.decorated.get(element);
   if (!d) return;
   const { status } = infoOf(d.key);
