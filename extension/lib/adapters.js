@@ -159,6 +159,12 @@ function readJsonLd(doc) {
   return null;
 }
 
+/** A paper page's title heading: the h1 that reads `title`, else the first h1. */
+function titleHeading(doc, title) {
+  const text = normalizeText(title);
+  return Array.from(doc.querySelectorAll("h1")).find((h) => fieldText(h) === text) || doc.querySelector("h1");
+}
+
 function jsonLdEntry(doc) {
   const ld = readJsonLd(doc);
   if (!ld) return null;
@@ -166,8 +172,7 @@ function jsonLdEntry(doc) {
   const parsed =
     parseArxivId(String(ld.identifier || "")) || parseArxivId(String(ld.url || "")) || parseArxivId(loc.href);
   if (!parsed) return null;
-  const title = normalizeText(ld.name || ld.headline || "");
-  const heading = Array.from(doc.querySelectorAll("h1")).find((h) => fieldText(h) === title) || doc.querySelector("h1");
+  const heading = titleHeading(doc, ld.name || ld.headline || "");
   const element = (heading && (heading.closest("article, main") || heading.parentElement)) || doc.body;
   return { arxiv_id: parsed.id, version: parsed.version, element, kind: "jsonld", ld, heading };
 }
@@ -216,9 +221,7 @@ function metaEntry(doc) {
   if (!meta) return null;
   const loc = locationOf(doc);
   const parsed = (meta.arxiv_id && parseArxivId(meta.arxiv_id)) || parseArxivId(loc.href);
-  const t = normalizeText(meta.title);
-  const heading =
-    Array.from(doc.querySelectorAll("h1")).find((h) => fieldText(h) === t) || doc.querySelector("h1.title, h1");
+  const heading = titleHeading(doc, meta.title);
   const element = doc.querySelector("#abs") || (heading && heading.parentElement) || doc.body;
   return {
     arxiv_id: parsed ? parsed.id : null,
