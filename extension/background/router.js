@@ -1,8 +1,8 @@
 /**
  * The worker's one message router: one table from message type (lib/messages.js) to handler,
  * for the one-off messages of the popup and options page and the content scripts' ports alike.
- * Every message comes through route() with its sender, so that is the one place where a sender
- * is checked. {type, payload} in; {ok: true, result} or {ok: false, error} out.
+ * Every message comes through route() with its sender: the one place to check who sent it (no
+ * check is made yet). {type, payload} in; {ok: true, result} or {ok: false, error} out.
  */
 
 import { MessageType, PORT_NAME } from "../lib/messages.js";
