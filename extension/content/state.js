@@ -19,9 +19,9 @@ export const state = {
   lookedUp: new Set(),
   /** Keys that have (or had) painted highlights on this page. */
   paintedKeys: new Set(),
-  /** The highlight toolbar once built: {host, root, comment, colors}. */
+  /** The highlight toolbar once built: {host, comment, colors}. */
   toolbar: null,
-  /** The selection the toolbar offers to highlight: {element, field, fieldEl, selector, rect}. */
+  /** The selection the toolbar offers to highlight: {element, field, selector, rect}. */
   selection: null,
 };
 

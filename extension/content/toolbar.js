@@ -32,7 +32,7 @@ function selectionTarget() {
       const model = textModel(f);
       const at = offsetsFromRange(model, range);
       if (!at) return null;
-      return { element, field, fieldEl: f, selector: describeRange(model.text, at.start, at.end), rect: range.getBoundingClientRect() };
+      return { element, field, selector: describeRange(model.text, at.start, at.end), rect: range.getBoundingClientRect() };
     }
   }
   return null;
@@ -71,7 +71,7 @@ function ensureToolbar() {
     if (ev.key === "Escape") hideToolbar();
   });
   document.body.appendChild(host);
-  state.toolbar = { host, root, comment, colors };
+  state.toolbar = { host, comment, colors };
   return state.toolbar;
 }
 
