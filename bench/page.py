@@ -3,7 +3,7 @@
 Debian's Chromium with the unpacked extension opens a 600-card topic page made from the Cards
 fixture (its 30 cards copied 20 times under other arXiv ids), against a real `papershelf serve`
 on a loopback port. 200 of the papers are saved beforehand, each with one highlight.
-The extension reports User Timing measures (see content/main.js):
+The extension reports User Timing measures (named in extension/content/timing.js):
   papershelf:mark         find the papers and add controls to every card (in the page, sync)
   papershelf:saved-shown  apply the one lookup answer: mark the saved ones "Saved"
   papershelf:paint        anchor and paint the highlights

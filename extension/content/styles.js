@@ -1,13 +1,8 @@
 /** Styles of the notes panel and the highlight toolbar (inside open shadow roots, so that the
- * page's CSS cannot break them and they cannot break the page). Colours are quiet. */
+ * page's CSS cannot break them and they cannot break the page). Colours are quiet; highlight
+ * colours come from lib/palette.js. */
 
-export const HIGHLIGHT_COLORS = {
-  yellow: "#fde68a",
-  green: "#bbf7d0",
-  blue: "#bfdbfe",
-  pink: "#fbcfe8",
-  purple: "#ddd6fe",
-};
+import { DEFAULT_COLOR, backgroundOf } from "../lib/palette.js";
 
 /** The notes panel, in its own open shadow root (opened on demand). The Save/Note bar itself is
  * light DOM styled by content/page.css, which is cheaper for pages of hundreds of cards. */
@@ -38,5 +33,5 @@ export const TOOLBAR_CSS = `
 .swatch { width: 16px; height: 16px; border-radius: 50%; border: 2px solid transparent; padding: 0; cursor: pointer; }
 .swatch[aria-checked="true"] { border-color: #fff; }
 .comment { width: 150px; font: inherit; border: 0; border-radius: 4px; padding: 3px 6px; }
-button[data-papershelf-action] { font: inherit; border: 0; border-radius: 5px; padding: 3px 10px; background: #fde68a; color: #111827; cursor: pointer; font-weight: 600; }
+button[data-papershelf-action] { font: inherit; border: 0; border-radius: 5px; padding: 3px 10px; background: ${backgroundOf(DEFAULT_COLOR)}; color: #111827; cursor: pointer; font-weight: 600; }
 `;

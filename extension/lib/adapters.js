@@ -6,7 +6,8 @@
  *   (they are hashes). A paper's element is the largest ancestor of its links that holds no link
  *   to another paper.
  * - alphaXiv paper pages: JSON-LD (ScholarlyArticle).
- * - arXiv /abs/ pages and any page with Highwire `citation_*` meta tags.
+ * - arXiv /abs/ pages and any page with Highwire `citation_*` meta tags (`readCitationMeta`,
+ *   which the worker also injects into other tabs for the toolbar's "Save this page").
  * - arXiv /list/ pages: `dl > dt/dd`.
  *
  * `findPaperElements(doc)` is the cheap part (ids and elements, used to mark a page);
@@ -82,7 +83,8 @@ export function findPaperElements(doc) {
 }
 
 /** Papers found from links (alphaXiv topic pages, and a fallback for any listing). */
-export function linkedEntries(doc, root = doc.body) {
+function linkedEntries(doc) {
+  const root = doc.body;
   if (!root) return [];
   const base = baseOf(doc);
   const links = [];
@@ -157,6 +159,12 @@ function readJsonLd(doc) {
   return null;
 }
 
+/** A paper page's title heading: the h1 that reads `title`, else the first h1. */
+function titleHeading(doc, title) {
+  const text = normalizeText(title);
+  return Array.from(doc.querySelectorAll("h1")).find((h) => fieldText(h) === text) || doc.querySelector("h1");
+}
+
 function jsonLdEntry(doc) {
   const ld = readJsonLd(doc);
   if (!ld) return null;
@@ -164,26 +172,56 @@ function jsonLdEntry(doc) {
   const parsed =
     parseArxivId(String(ld.identifier || "")) || parseArxivId(String(ld.url || "")) || parseArxivId(loc.href);
   if (!parsed) return null;
-  const title = normalizeText(ld.name || ld.headline || "");
-  const heading = Array.from(doc.querySelectorAll("h1")).find((h) => fieldText(h) === title) || doc.querySelector("h1");
+  const heading = titleHeading(doc, ld.name || ld.headline || "");
   const element = (heading && (heading.closest("article, main") || heading.parentElement)) || doc.body;
   return { arxiv_id: parsed.id, version: parsed.version, element, kind: "jsonld", ld, heading };
 }
 
-function metaValues(doc, name) {
-  return Array.from(doc.querySelectorAll(`meta[name="${name}"]`)).map((m) => m.getAttribute("content") || "");
+/**
+ * The paper a page's Highwire `citation_*` meta tags describe (arXiv /abs/ pages and many
+ * publishers), or null when there is no citation_title: {title, authors, abstract, published,
+ * doi, arxiv_id, url, affiliations}, values trimmed, authors "First Last".
+ *
+ * The date is the first version's: citation_publication_date, then citation_date, then
+ * citation_online_date (on arXiv citation_date is v1's date and citation_online_date the latest
+ * version's). Highwire dates are YYYY/MM[/DD]; a bare year is no date.
+ *
+ * Self-contained: the worker injects this very function into a tab with
+ * chrome.scripting.executeScript, which serializes its source, so it may use nothing from
+ * outside its own body (no imports, no module constants).
+ */
+export function readCitationMeta(doc = document) {
+  const values = (name) =>
+    Array.from(doc.querySelectorAll(`meta[name="${name}"]`))
+      .map((m) => (m.getAttribute("content") || "").trim())
+      .filter(Boolean);
+  const title = values("citation_title")[0];
+  if (!title) return null;
+  const date = values("citation_publication_date")[0] || values("citation_date")[0] || values("citation_online_date")[0] || "";
+  const ymd = /^(\d{4})[-/](\d{1,2})(?:[-/](\d{1,2}))?/.exec(date);
+  const canonical = doc.querySelector('link[rel="canonical"][href]');
+  return {
+    title,
+    authors: values("citation_author").map((a) => {
+      const [last, first] = a.split(/\s*,\s*/);
+      return first ? `${first} ${last}` : last;
+    }),
+    abstract: values("citation_abstract")[0] || values("description")[0] || "",
+    published: ymd ? `${ymd[1]}-${ymd[2].padStart(2, "0")}-${(ymd[3] || "1").padStart(2, "0")}` : null,
+    doi: (values("citation_doi")[0] || "").toLowerCase() || null,
+    arxiv_id: values("citation_arxiv_id")[0] || null,
+    url: (canonical && canonical.href) || doc.location.href,
+    affiliations: [...new Set(values("citation_author_institution"))],
+  };
 }
 
-/** Highwire `citation_*` tags (arXiv /abs/ pages and many publishers). */
+/** An entry from the `citation_*` tags (arXiv /abs/ pages and many publishers). */
 function metaEntry(doc) {
-  const title = metaValues(doc, "citation_title")[0];
-  if (!title) return null;
+  const meta = readCitationMeta(doc);
+  if (!meta) return null;
   const loc = locationOf(doc);
-  const idText = metaValues(doc, "citation_arxiv_id")[0];
-  const parsed = (idText && parseArxivId(idText)) || parseArxivId(loc.href);
-  const t = normalizeText(title);
-  const heading =
-    Array.from(doc.querySelectorAll("h1")).find((h) => fieldText(h) === t) || doc.querySelector("h1.title, h1");
+  const parsed = (meta.arxiv_id && parseArxivId(meta.arxiv_id)) || parseArxivId(loc.href);
+  const heading = titleHeading(doc, meta.title);
   const element = doc.querySelector("#abs") || (heading && heading.parentElement) || doc.body;
   return {
     arxiv_id: parsed ? parsed.id : null,
@@ -379,23 +417,18 @@ function findFieldElement(root, text) {
 }
 
 function describeMeta(entry, doc) {
-  const authors = metaValues(doc, "citation_author").map((a) => {
-    const [last, first] = a.split(/\s*,\s*/);
-    return normalizeText(first ? `${first} ${last}` : last);
-  });
-  const abstract = normalizeText(metaValues(doc, "citation_abstract")[0] || "");
-  const date = metaValues(doc, "citation_online_date")[0] || metaValues(doc, "citation_date")[0] || metaValues(doc, "citation_publication_date")[0];
-  const doi = metaValues(doc, "citation_doi")[0] || null;
+  const meta = readCitationMeta(doc);
+  const abstract = normalizeText(meta.abstract);
   const blockquote = entry.element.querySelector("blockquote");
   return {
-    title: normalizeText(metaValues(doc, "citation_title")[0]),
-    authors,
+    title: normalizeText(meta.title),
+    authors: meta.authors.map(normalizeText),
     authors_more: 0,
     abstract,
-    published: date ? parseDate(date) : null,
-    affiliations: [...new Set(metaValues(doc, "citation_author_institution").map(normalizeText))],
+    published: meta.published,
+    affiliations: [...new Set(meta.affiliations.map(normalizeText))],
     topics: [],
-    doi: doi ? doi.toLowerCase() : null,
+    doi: meta.doi,
     fields: {
       title: entry.heading || null,
       abstract: (blockquote && fieldText(blockquote) === abstract ? blockquote : null) || findFieldElement(entry.element, abstract),

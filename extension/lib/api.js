@@ -74,12 +74,10 @@ export function createClient({ serverUrl, token, fetch: fetchImpl = globalThis.f
       return request("POST", "/api/papers/lookup", { body: { arxiv_ids, urls } });
     },
     savePaper: (body) => request("POST", "/api/papers", { body }),
-    getPaper: (id) => request("GET", `/api/papers/${encodeURIComponent(id)}`),
     addNote: (paperId, body) => request("POST", `/api/papers/${encodeURIComponent(paperId)}/notes`, { body }),
     updateNote: (id, body) => request("PATCH", `/api/notes/${encodeURIComponent(id)}`, { body }),
     deleteNote: (id) => request("DELETE", `/api/notes/${encodeURIComponent(id)}`),
     addHighlight: (paperId, body) => request("POST", `/api/papers/${encodeURIComponent(paperId)}/highlights`, { body }),
-    deleteHighlight: (id) => request("DELETE", `/api/highlights/${encodeURIComponent(id)}`),
     exportFile: (format = "bibtex") => request("GET", `/api/export?format=${encodeURIComponent(format)}`, { raw: true }),
   };
 }

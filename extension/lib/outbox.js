@@ -8,8 +8,8 @@
  * background worker backs it with chrome.storage.local and wakes it with chrome.alarms.
  */
 
-export const OUTBOX_KEY = "outbox";
-export const FAILED_KEY = "outboxFailed";
+const OUTBOX_KEY = "outbox";
+const FAILED_KEY = "outboxFailed";
 
 /** Delay before retry number `attempts` (1, 2, …): exponential with a cap and ±20 % jitter. */
 export function backoffDelay(attempts, { baseMs = 5000, maxMs = 5 * 60 * 1000, random = Math.random } = {}) {
@@ -87,12 +87,6 @@ export class Outbox {
   async remove(clientId) {
     const items = await this.items();
     await this.storage.set(OUTBOX_KEY, items.filter((it) => it.client_id !== clientId));
-  }
-
-  /** When the next waiting item is due (ms epoch), or null when the outbox is empty. */
-  async nextDueAt() {
-    const items = await this.items();
-    return items.length ? Math.min(...items.map((it) => it.next_at)) : null;
   }
 
   /**

@@ -2,6 +2,7 @@
  * background worker, which names the failure (server down, wrong URL, wrong token). */
 
 import { DEFAULT_SERVER_URL, normalizeServerUrl } from "../lib/api.js";
+import { MessageType, resultOf } from "../lib/messages.js";
 
 const form = document.getElementById("form");
 const serverUrl = document.getElementById("serverUrl");
@@ -21,13 +22,19 @@ async function load() {
 
 async function test() {
   show("", "Testing…");
-  const res = await chrome.runtime.sendMessage({
-    type: "test-connection",
+  const answer = await chrome.runtime.sendMessage({
+    type: MessageType.TEST_CONNECTION,
     payload: { serverUrl: serverUrl.value, token: token.value.trim() },
   });
-  if (!res || !res.ok) show("error", (res && res.error && res.error.message) || "The extension did not answer.");
-  else show(res.result.kind, res.result.message);
-  return res && res.ok && res.result.ok;
+  let check;
+  try {
+    check = resultOf(answer, "The extension did not answer.");
+  } catch (err) {
+    show("error", err.message);
+    return false;
+  }
+  show(check.kind, check.message);
+  return check.ok;
 }
 
 form.addEventListener("submit", async (ev) => {

@@ -1,12 +1,12 @@
 /** Popup: what waits in the outbox, recent saves, and the BibTeX export (fetched by the
  * background worker with the token, handed here as text, downloaded as a file). */
 
+import { MessageType, resultOf } from "../lib/messages.js";
+
 const $ = (id) => document.getElementById(id);
 
 async function ask(type, payload = {}) {
-  const res = await chrome.runtime.sendMessage({ type, payload });
-  if (!res || !res.ok) throw new Error((res && res.error && res.error.message) || "no answer");
-  return res.result;
+  return resultOf(await chrome.runtime.sendMessage({ type, payload }), "no answer");
 }
 
 function item(title, meta) {
@@ -30,7 +30,7 @@ function empty(text) {
 }
 
 async function render() {
-  const s = await ask("status");
+  const s = await ask(MessageType.STATUS);
   $("setup").hidden = s.configured;
   const queued = s.queued.map((q) => item(q.title || q.kind, `${q.kind}${q.attempts ? ` · ${q.attempts} attempt${q.attempts > 1 ? "s" : ""}` : ""}${q.last_error ? ` · ${q.last_error}` : ""}`));
   const failed = s.failed.map((f) => item(f.title || f.kind, `not sent: ${f.last_error}`));
@@ -41,22 +41,37 @@ async function render() {
   $("recent").replaceChildren(...(recent.length ? recent : [empty("No saves yet.")]));
 }
 
-async function exportBibtex() {
-  $("msg").textContent = "Exporting…";
+/** Say `busy`, run `action`, then say what it returns or why it failed. */
+async function report(busy, action) {
+  $("msg").textContent = busy;
   try {
-    const { text, filename, type } = await ask("export", { format: "bibtex" });
-    const url = URL.createObjectURL(new Blob([text], { type: type || "application/x-bibtex" }));
-    const a = document.createElement("a");
-    a.href = url;
-    a.download = filename || "papershelf.bib";
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10000);
-    $("msg").textContent = `Downloaded ${a.download}.`;
+    $("msg").textContent = await action();
   } catch (err) {
     $("msg").textContent = err.message;
   }
+}
+
+async function exportBibtex() {
+  const { text, filename, type } = await ask(MessageType.EXPORT, { format: "bibtex" });
+  const url = URL.createObjectURL(new Blob([text], { type: type || "application/x-bibtex" }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = filename || "papershelf.bib";
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+  return `Downloaded ${a.download}.`;
+}
+
+async function savePage() {
+  const r = await ask(MessageType.SAVE_PAGE);
+  return r.status === "queued" ? "Queued: the server is not reachable." : "Saved.";
+}
+
+async function retryNow() {
+  const r = await ask(MessageType.FLUSH);
+  return r.remaining ? `${r.remaining} still waiting.` : "All sent.";
 }
 
 for (const id of ["options", "options2"]) {
@@ -65,25 +80,13 @@ for (const id of ["options", "options2"]) {
     chrome.runtime.openOptionsPage();
   });
 }
-$("export").addEventListener("click", exportBibtex);
+$("export").addEventListener("click", () => report("Exporting…", exportBibtex));
 $("save-page").addEventListener("click", async () => {
-  $("msg").textContent = "Saving…";
-  try {
-    const r = await ask("save-page");
-    $("msg").textContent = r.status === "queued" ? "Queued: the server is not reachable." : "Saved.";
-  } catch (err) {
-    $("msg").textContent = err.message;
-  }
+  await report("Saving…", savePage);
   render();
 });
 $("retry").addEventListener("click", async () => {
-  $("msg").textContent = "Retrying…";
-  try {
-    const r = await ask("flush");
-    $("msg").textContent = r.remaining ? `${r.remaining} still waiting.` : "All sent.";
-  } catch (err) {
-    $("msg").textContent = err.message;
-  }
+  await report("Retrying…", retryNow);
   render();
 });
 render().catch((err) => {

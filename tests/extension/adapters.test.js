@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { findPaperElements, findPapersOnPage, describePaper, parseDate, toSavePayload } from "../../extension/lib/adapters.js";
+import { findPaperElements, findPapersOnPage, describePaper, parseDate, readCitationMeta, toSavePayload } from "../../extension/lib/adapters.js";
 import { loadPage, htmlDocument, expectedPapers } from "./helpers.js";
 
 const TOPIC = "https://www.alphaxiv.org/topics/llm-agent-training";
@@ -137,4 +137,70 @@ test("save payload carries only contract fields", () => {
   assert.deepEqual(Object.keys(body).sort(), [
     "abstract", "affiliations", "arxiv_id", "arxiv_version", "authors", "authors_more", "published", "source_url", "title", "topics", "url",
   ]);
+});
+
+/** A page with these citation_* tags (name → content, or a list of contents). */
+function metaPage(tags, url = "https://journal.example/article/5678") {
+  const metas = Object.entries(tags)
+    .flatMap(([name, content]) => [].concat(content).map((c) => `<meta name="${name}" content="${c}">`))
+    .join("\n");
+  return htmlDocument(`<html><head>${metas}</head><body><h1>${tags.citation_title || ""}</h1></body></html>`, url);
+}
+
+const TITLE = { citation_title: "Asymmetric Actor-Critic for Multi-turn LLM Agents" };
+
+for (const [what, dates, published] of [
+  ["citation_publication_date wins over the other two", { citation_publication_date: "2025/12/01", citation_date: "2026/03/31", citation_online_date: "2026/04/15" }, "2025-12-01"],
+  ["citation_date (arXiv's first version) wins over citation_online_date (its latest)", { citation_date: "2026/03/31", citation_online_date: "2026/04/15" }, "2026-03-31"],
+  ["citation_publication_date wins over citation_online_date", { citation_publication_date: "2025/12/01", citation_online_date: "2026/04/15" }, "2025-12-01"],
+  ["citation_online_date when it is the only date", { citation_online_date: "2026/04/15" }, "2026-04-15"],
+  ["a month without a day is its first day", { citation_publication_date: "2025/12" }, "2025-12-01"],
+  ["a bare year is no date", { citation_publication_date: "2025" }, null],
+  ["no date tag, no date", {}, null],
+]) {
+  test(`citation meta date: ${what}`, () => {
+    const doc = metaPage({ ...TITLE, ...dates });
+    assert.equal(readCitationMeta(doc).published, published);
+  });
+}
+
+test("citation meta: the arXiv /abs/ adapter takes the first version's date too", () => {
+  const doc = metaPage({ ...TITLE, citation_arxiv_id: "2603.30493", citation_date: "2026/03/31", citation_online_date: "2026/04/15" }, "https://arxiv.org/abs/2603.30493");
+  const [p] = findPapersOnPage(doc);
+  assert.equal(p.arxiv_id, "2603.30493");
+  assert.equal(p.published, "2026-03-31");
+});
+
+test("citation meta: fields, authors turned to First Last, DOI lower-cased", () => {
+  const doc = metaPage({
+    ...TITLE,
+    citation_author: ["Jiang, Shuli", "Zhang, Zhaoyang", "Plato"],
+    citation_author_institution: ["CMU", "CMU", "MIT"],
+    citation_doi: "10.1234/Journal.5678",
+    citation_abstract: "  We study agents.  ",
+    citation_date: "2026/03/31",
+  });
+  assert.deepEqual(readCitationMeta(doc), {
+    title: TITLE.citation_title,
+    authors: ["Shuli Jiang", "Zhaoyang Zhang", "Plato"],
+    abstract: "We study agents.",
+    published: "2026-03-31",
+    doi: "10.1234/journal.5678",
+    arxiv_id: null,
+    url: "https://journal.example/article/5678",
+    affiliations: ["CMU", "MIT"],
+  });
+});
+
+test("citation meta: a page without citation_title describes no paper", () => {
+  assert.equal(readCitationMeta(metaPage({ citation_date: "2026/03/31" })), null);
+});
+
+test("citation meta: the reader is self-contained, as executeScript needs", () => {
+  // executeScript sends the function's source: rebuilt from it, away from this module's scope,
+  // it must read the same paper.
+  const injected = new Function(`return (${readCitationMeta.toString()});`)();
+  const doc = metaPage({ ...TITLE, citation_author: "Jiang, Shuli", citation_doi: "10.1/X", citation_date: "2026/03/31", citation_online_date: "2026/04/15" });
+  assert.deepEqual(injected(doc), readCitationMeta(doc));
+  assert.equal(injected(doc).published, "2026-03-31");
 });

@@ -1,0 +1,30 @@
+/**
+ * The background service worker's entry: the only part of the extension that talks to the
+ * papershelf server and the only holder of the token. Wiring only, on the first turn as a
+ * service worker must: router.js answers messages, sender.js talks to the server, outbox.js keeps
+ * what could not be sent (retried by chrome.alarms, counted on the badge), tabs.js acts on the
+ * active tab, storage.js is chrome.storage.local as the worker sees it.
+ */
+
+import { answerMessage, answerPort, handlers } from "./router.js";
+import { OUTBOX_ALARM, flush, outbox, showWaiting } from "./outbox.js";
+import { saveFocusedPaper } from "./tabs.js";
+import { rememberChanges } from "./storage.js";
+
+const SAVE_COMMAND = "save-focused-paper"; // manifest.json "commands"
+
+chrome.storage.onChanged.addListener(rememberChanges);
+chrome.runtime.onMessage.addListener(answerMessage);
+chrome.runtime.onConnect.addListener(answerPort);
+chrome.alarms.onAlarm.addListener((alarm) => {
+  if (alarm.name === OUTBOX_ALARM) flush();
+});
+chrome.commands.onCommand.addListener((command) => {
+  if (command === SAVE_COMMAND) saveFocusedPaper();
+});
+chrome.runtime.onStartup.addListener(() => showWaiting());
+chrome.runtime.onInstalled.addListener(() => showWaiting());
+
+// For tests and the worker's console: the router's table (looked up at each message, so a test
+// may wrap a handler), the outbox, and what the alarm runs.
+globalThis.papershelf = { handlers, outbox, flush };

@@ -1,0 +1,53 @@
+/**
+ * Painting saved highlights: each highlight of a paper is anchored in its field (lib/anchoring.js:
+ * quote, then position, then fuzzy match) in every element that shows the paper, and painted
+ * there once; what cannot be anchored anywhere is kept as an orphan (the notes panel lists it).
+ */
+
+import { anchor, paint, textModel, unpaint } from "../lib/anchoring.js";
+import { DEFAULT_COLOR } from "../lib/palette.js";
+import { HIGHLIGHT_ATTR } from "./dom.js";
+import { elementsFor, fieldsOf, setKnown, state } from "./state.js";
+
+/** Paint the known highlights of `keys` in every element that shows them; note orphans. */
+export function paintAll(keys) {
+  for (const key of keys) {
+    const info = state.known.get(key);
+    if (!info || !info.highlights || (!info.highlights.length && !state.paintedKeys.has(key))) continue;
+    state.paintedKeys.add(key);
+    const orphans = new Map();
+    const placedSomewhere = new Set();
+    const ids = new Set(info.highlights.map((h) => String(h.id)));
+    for (const element of elementsFor(key)) {
+      const fields = fieldsOf(element);
+      // Marks of highlights the server no longer lists (deleted, or a queued one now stored
+      // under its real id) go first, so that nothing is painted twice.
+      for (const fieldEl of Object.values(fields)) {
+        if (!fieldEl) continue;
+        for (const mark of fieldEl.querySelectorAll(`mark[${HIGHLIGHT_ATTR}]`)) {
+          const id = mark.getAttribute(HIGHLIGHT_ATTR);
+          if (!ids.has(id)) unpaint(fieldEl, id);
+        }
+      }
+      for (const h of info.highlights) {
+        const fieldEl = fields[h.field];
+        if (!fieldEl) continue;
+        if (fieldEl.querySelector(`mark[${HIGHLIGHT_ATTR}="${CSS.escape(String(h.id))}"]`)) {
+          placedSomewhere.add(h.id);
+          continue;
+        }
+        const model = textModel(fieldEl);
+        const at = anchor(model.text, h);
+        if (at) {
+          paint(fieldEl, at.start, at.end, { id: h.id, color: h.color || DEFAULT_COLOR, title: h.comment || "", model });
+          placedSomewhere.add(h.id);
+        } else {
+          orphans.set(h.id, h);
+        }
+      }
+    }
+    for (const id of placedSomewhere) orphans.delete(id);
+    const prev = info.orphans;
+    if (orphans.size || (prev && prev.size)) setKnown(key, { orphans });
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * The page's state, in one object: what is known of each paper (by key: arXiv id or URL), which
+ * elements show it, what was looked up and painted, and the highlight toolbar with the selection
+ * it offers. Small functions read and change it. A change to a paper's info is announced to the
+ * onPaperChange listeners (main.js wires the paper bar to it): state knows nothing of rendering.
+ */
+
+import { describePaper, paperFields, toSavePayload } from "../lib/adapters.js";
+
+export const state = {
+  /** key → {status: "saved"|"queued"|"saving"|"unsaved", paper_id, citation_key, notes,
+   *  highlights, orphans?: Map, completed?, error?} */
+  known: new Map(),
+  /** paper element → {entry, key, bar, panel, fields}: the elements we decorated. */
+  decorated: new Map(),
+  /** key → Set of elements showing that paper (a List-view row and the detail panel, say). */
+  byKey: new Map(),
+  /** Keys asked of the server already, or being asked. */
+  lookedUp: new Set(),
+  /** Keys that have (or had) painted highlights on this page. */
+  paintedKeys: new Set(),
+  /** The highlight toolbar once built: {host, comment, colors}. */
+  toolbar: null,
+  /** The selection the toolbar offers to highlight: {element, field, selector, rect}. */
+  selection: null,
+};
+
+export function keyOf(entry) {
+  return entry.arxiv_id || entry.url;
+}
+
+export function track(key, element) {
+  let set = state.byKey.get(key);
+  if (!set) state.byKey.set(key, (set = new Set()));
+  set.add(element);
+}
+
+export function untrack(key, element) {
+  const set = state.byKey.get(key);
+  if (set) {
+    set.delete(element);
+    if (!set.size) state.byKey.delete(key);
+  }
+}
+
+export function elementsFor(key) {
+  return state.byKey.has(key) ? [...state.byKey.get(key)] : [];
+}
+
+/** What is known of a paper; a paper not heard of is unsaved. */
+export function infoOf(key) {
+  return state.known.get(key) || { status: "unsaved" };
+}
+
+const paperListeners = [];
+
+/** Call `listener(key)` after each change to a paper's info. */
+export function onPaperChange(listener) {
+  paperListeners.push(listener);
+}
+
+export function setKnown(key, patch) {
+  const info = { ...infoOf(key), ...patch };
+  state.known.set(key, info);
+  for (const listener of paperListeners) listener(key);
+  return info;
+}
+
+/** The patch that a paper the server returned is saved. */
+export function savedFrom(paper) {
+  return { status: "saved", paper_id: paper.id, citation_key: paper.citation_key };
+}
+
+/** Notes and highlights that wait in the worker's outbox are shown under a provisional id. */
+export function queuedId(clientId) {
+  return `queued-${clientId}`;
+}
+
+export function isQueuedId(id) {
+  return String(id).startsWith("queued-");
+}
+
+/** The body for saving the paper of a decorated element, read from the page now. */
+export function savePayloadFor(element) {
+  const d = state.decorated.get(element);
+  const paper = describePaper(d.entry, document);
+  d.fields = paper.fields;
+  return toSavePayload(paper, location.href);
+}
+
+/** The field elements ({title, abstract}) of a decorated element, read again when re-rendered. */
+export function fieldsOf(element) {
+  const d = state.decorated.get(element);
+  if (!d) return {};
+  if (!d.fields || Object.values(d.fields).some((f) => f && !f.isConnected)) {
+    d.fields = paperFields(d.entry, document);
+  }
+  return d.fields;
+}

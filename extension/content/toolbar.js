@@ -1,0 +1,126 @@
+/**
+ * The highlight toolbar: a selection inside a paper's abstract or title offers the palette's
+ * colours, an optional comment and Highlight, which saves the highlight (and the paper, when it
+ * was not saved) and paints it. In an open shadow root at the end of the body.
+ */
+
+import { describeRange, offsetsFromRange, textModel } from "../lib/anchoring.js";
+import { MessageType } from "../lib/messages.js";
+import { DEFAULT_COLOR, PALETTE } from "../lib/palette.js";
+import { ACTION_ATTR, PAPER_ATTR, UI_ATTR, adoptStyles, el, keepKeysFromPage } from "./dom.js";
+import { request } from "./messaging.js";
+import { paintAll } from "./paint.js";
+import { fieldsOf, infoOf, queuedId, savePayloadFor, savedFrom, setKnown, state } from "./state.js";
+import { TOOLBAR_CSS } from "./styles.js";
+
+const HIGHLIGHTABLE_FIELDS = ["abstract", "title"];
+
+/** The current selection, when it lies within one highlightable field of a paper. */
+function selectionTarget() {
+  const sel = document.getSelection();
+  if (!sel || sel.isCollapsed || !sel.rangeCount) return null;
+  const range = sel.getRangeAt(0);
+  const node = range.commonAncestorContainer;
+  const start = node.nodeType === 1 ? node : node.parentElement;
+  if (!start || start.closest(`[${UI_ATTR}]`)) return null;
+  const element = start.closest(`[${PAPER_ATTR}]`);
+  if (!element || !state.decorated.has(element)) return null;
+  const fields = fieldsOf(element);
+  for (const field of HIGHLIGHTABLE_FIELDS) {
+    const f = fields[field];
+    if (f && f.contains(range.startContainer) && f.contains(range.endContainer)) {
+      const model = textModel(f);
+      const at = offsetsFromRange(model, range);
+      if (!at) return null;
+      return { element, field, selector: describeRange(model.text, at.start, at.end), rect: range.getBoundingClientRect() };
+    }
+  }
+  return null;
+}
+
+function ensureToolbar() {
+  if (state.toolbar && state.toolbar.host.isConnected) return state.toolbar;
+  const host = el("div", { [UI_ATTR]: "highlight-toolbar" });
+  const root = host.attachShadow({ mode: "open" });
+  adoptStyles(root, TOOLBAR_CSS);
+  const box = el("div", { class: "tb", role: "dialog", "aria-label": "Highlight" });
+  const colors = el("div", { class: "colors", role: "radiogroup", "aria-label": "Colour" });
+  for (const { name, background } of PALETTE) {
+    const b = el("button", { type: "button", class: "swatch", role: "radio", "aria-checked": name === DEFAULT_COLOR ? "true" : "false", "data-color": name, title: name, "aria-label": name });
+    b.style.background = background;
+    b.addEventListener("click", () => {
+      for (const s of colors.children) s.setAttribute("aria-checked", s === b ? "true" : "false");
+    });
+    colors.append(b);
+  }
+  const comment = el("input", { type: "text", class: "comment", placeholder: "Comment (optional)", "aria-label": "Comment", maxlength: "2000" });
+  const go = el("button", { type: "button", [ACTION_ATTR]: "highlight" }, "Highlight");
+  box.append(colors, comment, go);
+  root.append(box);
+  // Keep the page's selection while using the toolbar.
+  box.addEventListener("mousedown", (ev) => {
+    if (ev.target !== comment) ev.preventDefault();
+  });
+  keepKeysFromPage(host);
+  go.addEventListener("click", () => {
+    const color = colors.querySelector('[aria-checked="true"]').dataset.color;
+    createHighlight(color, comment.value);
+  });
+  comment.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter") go.click();
+    if (ev.key === "Escape") hideToolbar();
+  });
+  document.body.appendChild(host);
+  state.toolbar = { host, comment, colors };
+  return state.toolbar;
+}
+
+function showToolbar(target) {
+  const tb = ensureToolbar();
+  state.selection = target;
+  tb.comment.value = "";
+  const top = target.rect.top + scrollY - 44;
+  const left = Math.max(8, Math.min(target.rect.left + scrollX, scrollX + innerWidth - 360));
+  tb.host.style.cssText = `position:absolute;z-index:2147483646;top:${Math.max(scrollY + 4, top)}px;left:${left}px;`;
+  tb.host.hidden = false;
+}
+
+function hideToolbar() {
+  if (state.toolbar) state.toolbar.host.hidden = true;
+  state.selection = null;
+}
+
+async function createHighlight(color, comment) {
+  const target = state.selection;
+  hideToolbar();
+  if (!target) return;
+  const { element, field, selector } = target;
+  const d = state.decorated.get(element);
+  if (!d) return;
+  const info = infoOf(d.key);
+  const highlight = { field, ...selector, color, comment: comment || "" };
+  let r;
+  try {
+    r = await request(MessageType.HIGHLIGHT, { key: d.key, paper_id: info.paper_id || null, paper: savePayloadFor(element), highlight });
+  } catch (err) {
+    setKnown(d.key, { error: err.message });
+    return;
+  }
+  const saved = r.status === "queued" ? { ...highlight, id: queuedId(r.client_id) } : r.highlight;
+  const patch = { highlights: [...(info.highlights || []), saved] };
+  if (r.paper) Object.assign(patch, savedFrom(r.paper));
+  else if (r.status === "queued" && info.status !== "saved") patch.status = "queued";
+  setKnown(d.key, patch);
+  document.getSelection().removeAllRanges();
+  paintAll([d.key]);
+}
+
+/** mouseup, or a key that moves a selection: offer the toolbar for what is selected now. */
+export function onSelectionEnd(ev) {
+  if (ev && ev.target && ev.target.closest && ev.target.closest(`[${UI_ATTR}]`)) return;
+  setTimeout(() => {
+    const target = selectionTarget();
+    if (target) showToolbar(target);
+    else hideToolbar();
+  }, 0);
+}
