@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from papershelf import schemas
-from papershelf.domain import anchoring
+from papershelf.domain import anchoring, validation
 
 VECTORS = json.loads((Path(__file__).parents[1] / "shared" / "anchoring.json").read_text(encoding="utf-8"))
 CASES = {case["name"]: case for case in VECTORS["cases"]}
@@ -32,9 +31,9 @@ def test_context_length_is_the_shared_one():
 
 
 def test_the_library_page_stores_the_context_length_the_api_accepts():
-    library_js = Path(schemas.__file__).parent / "web" / "static" / "library.js"
+    library_js = Path(validation.__file__).parents[1] / "web" / "static" / "library.js"
     stored = re.search(r"^const CONTEXT_CHARS = (\d+);$", library_js.read_text(encoding="utf-8"), re.M)
-    assert int(stored.group(1)) == anchoring.CONTEXT_CHARS == schemas.CONTEXT_MAX
+    assert int(stored.group(1)) == anchoring.CONTEXT_CHARS == validation.CONTEXT_MAX
 
 
 def test_utf16_units_count_like_javascript():

@@ -68,43 +68,6 @@ def reader_for(name: str):
     return _load(_READERS, name)
 
 
-def new_record(**fields) -> dict:
-    """A record as readers return it: every field of the shape, defaults for what a file lacks
-    (no ``id``; timestamps ``None`` when the file has none, for the store to fill in)."""
-    record = {
-        "arxiv_id": None,
-        "arxiv_version": None,
-        "doi": None,
-        "url": None,
-        "title": "",
-        "authors": [],
-        "authors_more": 0,
-        "abstract": "",
-        "published": None,
-        "affiliations": [],
-        "topics": [],
-        "tags": [],
-        "primary_category": None,
-        "categories": [],
-        "journal_ref": None,
-        "comments": None,
-        "source_url": None,
-        "citation_key": None,
-        "created_at": None,
-        "updated_at": None,
-        "enrichment": None,
-        "edited_fields": [],
-        "enriched_fields": [],
-        "notes": [],
-        "highlights": [],
-    }
-    unknown = set(fields) - set(record)
-    if unknown:
-        raise TypeError(f"unknown record fields: {sorted(unknown)}")
-    record.update(fields)
-    return record
-
-
 def paper_url(record: dict) -> str | None:
     """The paper's canonical address: arXiv abstract page, else its URL, else its DOI resolver."""
     if record.get("arxiv_id"):

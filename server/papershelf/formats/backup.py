@@ -13,7 +13,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 
-from . import FormatError, new_record
+from papershelf.domain.record import new_record
+
+from . import FormatError
 
 FORMAT = "papershelf-backup"
 VERSION = 1

@@ -25,13 +25,13 @@ from papershelf.domain.identifiers import (
     is_arxiv_doi,
     is_arxiv_url,
 )
+from papershelf.domain.record import new_record
 
 from . import (
     FormatError,
     highlight_line,
     highlights_in_order,
     journal_doi,
-    new_record,
     notes_in_order,
 )
 from .latex import decode_latex, encode_latex, encode_title

@@ -12,8 +12,9 @@ import re
 from collections.abc import Iterable, Iterator
 
 from papershelf.domain.identifiers import find_arxiv_id, is_arxiv_doi, is_arxiv_url
+from papershelf.domain.record import new_record
 
-from . import FormatError, journal_doi, new_record
+from . import FormatError, journal_doi
 from .bibtex import annotation_text
 from .names import is_organisation, split_name
 

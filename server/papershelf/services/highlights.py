@@ -1,13 +1,9 @@
 """Highlights: a quote in a paper's abstract or title, anchored by quote, context and position."""
 
-from papershelf.domain.errors import Invalid, NotFound
+from papershelf.domain.errors import NotFound
 from papershelf.services.papers import get_paper, touch
 from papershelf.store.db import write_transaction
 from papershelf.store.models import Highlight, User, utcnow
-
-
-def utf16_len(text: str) -> int:
-    return len(text.encode("utf-16-le")) // 2
 
 
 def get_highlight(user: User, highlight_id: int) -> Highlight:
@@ -18,9 +14,7 @@ def get_highlight(user: User, highlight_id: int) -> Highlight:
 
 
 def add_highlight(user: User, paper_id: int, data: dict) -> tuple[Highlight, bool]:
-    if data["end"] - data["start"] != utf16_len(data["exact"]):
-        raise Invalid(fields={"end": [
-            "end - start must equal the length of exact in UTF-16 code units"]})
+    """``data`` as ``domain.validation.HighlightInSchema`` loads it."""
     with write_transaction():
         paper = get_paper(user, paper_id)
         if data.get("client_id"):

@@ -17,20 +17,19 @@ import re
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 
-from marshmallow import ValidationError
-
 from papershelf.domain import palette
 from papershelf.domain.errors import Invalid
 from papershelf.domain.merge import IDENTITY_FIELDS, PAGE_FIELDS
+from papershelf.domain.validation import (
+    CITATION_KEY,
+    CONTEXT_MAX,
+    HighlightInSchema,
+    NoteInSchema,
+    PaperCreateSchema,
+    load,
+)
 from papershelf.formats import EXPORT_FORMATS, IMPORT_FORMATS, FormatError, reader_for, writer_for
 from papershelf.formats.bibtex import annotation_text
-from papershelf.schemas import (
-    CITATION_KEY,
-    EXACT_MAX,
-    HIGHLIGHT_FIELDS,
-    NOTE_MAX,
-    PaperCreateSchema,
-)
 from papershelf.services import listing, papers, search
 from papershelf.store import papers as queries
 from papershelf.store import records
@@ -39,6 +38,8 @@ from papershelf.store.models import Highlight, Note, Paper, User, utcnow
 
 BATCH = 500
 _PAPER_SCHEMA = PaperCreateSchema()
+_HIGHLIGHT_SCHEMA = HighlightInSchema()
+_NOTE_SCHEMA = NoteInSchema()
 _SCHEMA_FIELDS = (*PAGE_FIELDS, "tags")
 
 
@@ -135,7 +136,7 @@ def _timestamp(value) -> datetime | None:
 def _paper_fields(record: dict) -> dict:
     data = {k: record.get(k) for k in _SCHEMA_FIELDS if record.get(k) not in (None, "", [])}
     data.setdefault("title", record.get("title") or "")
-    return _PAPER_SCHEMA.load(data)
+    return load(_PAPER_SCHEMA, data)
 
 
 def _free_key(user: User, key) -> bool:
@@ -143,14 +144,30 @@ def _free_key(user: User, key) -> bool:
             and not Paper.select().where((Paper.user == user) & (Paper.citation_key == key)).exists())
 
 
-def _valid_highlight(h: dict) -> bool:
+def _valid_note_body(note) -> str | None:
+    """A note of a file held to the API's rules: its body, or None."""
+    if not isinstance(note, dict):
+        return None
     try:
-        return (h.get("field", "abstract") in HIGHLIGHT_FIELDS
-                and isinstance(h.get("exact"), str) and 0 < len(h["exact"]) <= EXACT_MAX
-                and isinstance(h.get("start"), int) and isinstance(h.get("end"), int)
-                and 0 <= h["start"] <= h["end"])
-    except TypeError:
-        return False
+        return load(_NOTE_SCHEMA, {"body": note.get("body")})["body"]
+    except Invalid:
+        return None
+
+
+def _valid_highlight(h: dict) -> dict | None:
+    """A highlight of a file, held to the API's rules (context cut to its limit, an unknown
+    colour made the default first, as the file may come from an older papershelf): the clean
+    fields, or None."""
+    if not isinstance(h, dict):
+        return None
+    data = {k: h[k] for k in ("field", "exact", "start", "end", "comment") if h.get(k) is not None}
+    for side in ("prefix", "suffix"):
+        data[side] = str(h.get(side) or "")[:CONTEXT_MAX]
+    data["color"] = h.get("color") if h.get("color") in palette.NAMES else palette.DEFAULT
+    try:
+        return load(_HIGHLIGHT_SCHEMA, data)
+    except Invalid:
+        return None
 
 
 def _add_notes(user: User, paper: Paper, notes: list[dict], *, exact: bool, fresh: bool) -> bool:
@@ -167,8 +184,8 @@ def _add_notes(user: User, paper: Paper, notes: list[dict], *, exact: bool, fres
             have.add(annotation_text(records.paper_records([paper])[0]))
     added = False
     for note in notes:
-        body = note.get("body")
-        if not isinstance(body, str) or not body.strip() or body in have or len(body) > NOTE_MAX:
+        body = _valid_note_body(note)
+        if body is None or body in have:
             continue
         created = _timestamp(note.get("created_at")) if exact else None
         updated = _timestamp(note.get("updated_at")) if exact else None
@@ -186,21 +203,17 @@ def _add_highlights(user: User, paper: Paper, highlights: list[dict]) -> bool:
         .where(Highlight.paper == paper.id).tuples()}
     added = False
     for h in highlights:
-        if not _valid_highlight(h):
+        clean = _valid_highlight(h)
+        if clean is None:
             continue
-        field = h.get("field", "abstract")
-        if (field, h["start"], h["end"], h["exact"]) in have:
+        field = clean["field"]
+        if (field, clean["start"], clean["end"], clean["exact"]) in have:
             continue
         now = utcnow()
         created = _timestamp(h.get("created_at")) or now
-        Highlight.create(
-            user=user, paper=paper, field=field, exact=h["exact"],
-            prefix=str(h.get("prefix") or "")[:64], suffix=str(h.get("suffix") or "")[:64],
-            start=h["start"], end=h["end"],
-            color=h.get("color") if h.get("color") in palette.NAMES else palette.DEFAULT,
-            comment=str(h.get("comment") or ""), created_at=created,
-            updated_at=_timestamp(h.get("updated_at")) or created)
-        have.add((field, h["start"], h["end"], h["exact"]))
+        Highlight.create(user=user, paper=paper, **clean, created_at=created,
+                         updated_at=_timestamp(h.get("updated_at")) or created)
+        have.add((field, clean["start"], clean["end"], clean["exact"]))
         added = True
     return added
 
@@ -262,10 +275,10 @@ def import_records(user: User, fmt: str, found: list[dict], skipped: list[dict],
                 progress(1)
             try:
                 data = _paper_fields(record)
-            except ValidationError as error:
+            except Invalid as error:
                 report["skipped"] += 1
                 report["errors"].append({**_where(index, record), "reason": "invalid fields",
-                                         "fields": error.messages})
+                                         "fields": error.fields})
                 continue
             paper = _same_unidentified(user, data, record)
             if paper is not None:

@@ -1,8 +1,10 @@
-"""Rows → plain JSON-ready dicts: the one shape the API answers and the exports read."""
+"""Rows → plain JSON-ready dicts in the one record shape (``domain.record``) the API answers
+and the exports read."""
 
 from collections import defaultdict
 from datetime import date, datetime
 
+from papershelf.domain.record import HIGHLIGHT_RECORD, NOTE_RECORD
 from papershelf.store.db import db, in_list
 from papershelf.store.models import Highlight, Note, Paper
 
@@ -17,9 +19,8 @@ def iso(value) -> str | None:
     return str(value)
 
 
-NOTE_COLUMNS = ("id", "paper_id", "body", "created_at", "updated_at")
-HIGHLIGHT_COLUMNS = ("id", "paper_id", "field", "exact", "prefix", "suffix", "start", "end",
-                     "color", "comment", "created_at", "updated_at")
+NOTE_COLUMNS = NOTE_RECORD
+HIGHLIGHT_COLUMNS = HIGHLIGHT_RECORD
 
 
 def _record(columns, values) -> dict:

@@ -1,0 +1,51 @@
+"""The one shape of a paper as a record: what the API answers, the exports write and the
+readers return. The store's records (``store.records``), the response schemas and the readers
+all follow this order and these names; tests hold them to it.
+"""
+
+from __future__ import annotations
+
+import copy
+
+# A paper record's fields, in order, with what a record lacks by default (the store adds ``id``).
+PAPER_RECORD = {
+    "arxiv_id": None,
+    "arxiv_version": None,
+    "doi": None,
+    "url": None,
+    "title": "",
+    "authors": [],
+    "authors_more": 0,
+    "abstract": "",
+    "published": None,
+    "affiliations": [],
+    "topics": [],
+    "tags": [],
+    "primary_category": None,
+    "categories": [],
+    "journal_ref": None,
+    "comments": None,
+    "source_url": None,
+    "citation_key": None,
+    "edited_fields": [],
+    "enriched_fields": [],
+    "enrichment": None,
+    "created_at": None,
+    "updated_at": None,
+    "notes": [],
+    "highlights": [],
+}
+NOTE_RECORD = ("id", "paper_id", "body", "created_at", "updated_at")
+HIGHLIGHT_RECORD = ("id", "paper_id", "field", "exact", "prefix", "suffix", "start", "end",
+                    "color", "comment", "created_at", "updated_at")
+
+
+def new_record(**fields) -> dict:
+    """A record as readers return it: every field of the shape, defaults for what a file lacks
+    (no ``id``; timestamps ``None`` when the file has none, for the store to fill in)."""
+    unknown = set(fields) - set(PAPER_RECORD)
+    if unknown:
+        raise TypeError(f"unknown record fields: {sorted(unknown)}")
+    record = copy.deepcopy(PAPER_RECORD)
+    record.update(fields)
+    return record

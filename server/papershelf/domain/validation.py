@@ -1,0 +1,233 @@
+"""What a valid paper, note and highlight is: the limits and the marshmallow schemas that check
+and normalize them. The HTTP layer loads request bodies with them; the importer loads each
+record of a file with them, so a file is held to the same rules as the API.
+
+``load`` answers the cleaned data or raises the domain's ``Invalid`` with per-field messages.
+"""
+
+
+import re
+import unicodedata
+
+from marshmallow import (
+    RAISE,
+    Schema,
+    ValidationError,
+    fields,
+    post_load,
+    pre_load,
+    validate,
+    validates_schema,
+)
+
+from papershelf.domain import identifiers, palette
+from papershelf.domain.anchoring import CONTEXT_CHARS, utf16_units
+from papershelf.domain.errors import Invalid
+
+TITLE_MAX = 1000
+ABSTRACT_MAX = 20_000
+NOTE_MAX = 100_000
+EXACT_MAX = 2000
+CONTEXT_MAX = CONTEXT_CHARS
+AUTHORS_MAX = 2000
+TAGS_MAX = 100
+TAG_LEN = 100
+LOOKUP_MAX = 1000
+HIGHLIGHT_FIELDS = ("abstract", "title")
+CITATION_KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_:.\-+/]{0,99}$")
+
+
+def _clean(s: str) -> str:
+    """NFC and trimmed; inner whitespace kept (abstracts and notes have their own line breaks)."""
+    return unicodedata.normalize("NFC", s).strip()
+
+
+def _clean_list(values, *, dedupe=False):
+    out, seen = [], set()
+    for v in values or []:
+        v = " ".join(_clean(v).split())
+        if not v or (dedupe and v.casefold() in seen):
+            continue
+        seen.add(v.casefold())
+        out.append(v)
+    return out
+
+
+class _Normalized(fields.String):
+    """A string field whose value is put in canonical form by ``normalizer`` (ValueError = invalid)."""
+
+    normalizer = staticmethod(lambda v: v)
+
+    def __init__(self, max_length: int, **kwargs):
+        super().__init__(allow_none=True, **kwargs)
+        self.max_length = max_length
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        text = super()._deserialize(value, attr, data, **kwargs)
+        if not text or not text.strip():
+            return None
+        if len(text) > self.max_length:
+            raise ValidationError(f"Longer than maximum length {self.max_length}.")
+        try:
+            return self.normalizer(text)
+        except ValueError as e:
+            raise ValidationError(str(e)) from e
+
+
+class ArxivIdField(_Normalized):
+    normalizer = staticmethod(lambda v: identifiers.normalize_arxiv_id(v)[0])
+
+
+class DoiField(_Normalized):
+    normalizer = staticmethod(identifiers.normalize_doi)
+
+
+class UrlField(_Normalized):
+    normalizer = staticmethod(identifiers.normalize_url)
+
+
+class StrictSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+
+def _str(max_len, **kw):
+    return fields.String(validate=validate.Length(max=max_len), **kw)
+
+
+def _str_list(max_items, max_len, **kw):
+    return fields.List(
+        fields.String(validate=validate.Length(max=max_len)),
+        validate=validate.Length(max=max_items),
+        **kw,
+    )
+
+
+class PaperFieldsSchema(StrictSchema):
+    """The fields a page (or a person) can give for a paper."""
+
+    arxiv_id = ArxivIdField(300,
+                             metadata={"description": "any form: 2603.01234v2, arXiv:…, abs/pdf URLs"})
+    arxiv_version = fields.Integer(allow_none=True, validate=validate.Range(min=1, max=1000))
+    doi = DoiField(300)
+    url = UrlField(2000)
+    title = fields.String(required=True, validate=validate.Length(min=1, max=TITLE_MAX))
+    authors = _str_list(AUTHORS_MAX, 300)
+    authors_more = fields.Integer(validate=validate.Range(min=0, max=100_000))
+    abstract = _str(ABSTRACT_MAX)
+    published = fields.Date(allow_none=True)
+    affiliations = _str_list(500, 1000)
+    topics = _str_list(TAGS_MAX, TAG_LEN)
+    tags = _str_list(TAGS_MAX, TAG_LEN)
+    primary_category = fields.String(allow_none=True, validate=validate.Length(max=64))
+    categories = _str_list(50, 64)
+    journal_ref = fields.String(allow_none=True, validate=validate.Length(max=1000))
+    comments = fields.String(allow_none=True, validate=validate.Length(max=2000))
+    source_url = UrlField(2000)
+
+    @pre_load
+    def version_from_id(self, data, **kwargs):
+        """``arXiv:2603.01234v2`` also says the version, unless the body gives one."""
+        raw = data.get("arxiv_id") if isinstance(data, dict) else None
+        if isinstance(raw, str) and data.get("arxiv_version") is None:
+            try:
+                version = identifiers.normalize_arxiv_id(raw)[1]
+            except ValueError:
+                version = None
+            if version:
+                data = {**data, "arxiv_version": version}
+        return data
+
+    @post_load
+    def normalize(self, data, **kwargs):
+        errors = {}
+        if "title" in data:
+            data["title"] = " ".join(_clean(data["title"]).split())
+            if not data["title"]:
+                errors["title"] = ["The title cannot be blank."]
+        if "abstract" in data:
+            data["abstract"] = _clean(data["abstract"] or "")
+        for key in ("authors", "affiliations", "categories"):
+            if key in data:
+                data[key] = _clean_list(data[key])
+        for key in ("tags", "topics"):
+            if key in data:
+                data[key] = _clean_list(data[key], dedupe=True)
+        if errors:
+            raise ValidationError(errors)
+        return data
+
+
+class PaperCreateSchema(PaperFieldsSchema):
+    client_id = fields.UUID(allow_none=True, metadata={"description": "makes retries idempotent"})
+
+    @post_load
+    def client_id_text(self, data, **kwargs):
+        if data.get("client_id") is not None:
+            data["client_id"] = str(data["client_id"])
+        return data
+
+
+class PaperPatchSchema(PaperFieldsSchema):
+    citation_key = fields.String(validate=validate.Regexp(
+        CITATION_KEY, error="A citation key is 1–100 of A–Z a–z 0–9 and _:.-+/ ."))
+
+
+class NoteInSchema(StrictSchema):
+    body = fields.String(required=True, validate=validate.Length(min=1, max=NOTE_MAX))
+    client_id = fields.UUID(allow_none=True)
+
+    @post_load
+    def finish(self, data, **kwargs):
+        if not data.get("body", "x").strip():
+            raise ValidationError({"body": ["A note cannot be blank."]})
+        if data.get("client_id") is not None:
+            data["client_id"] = str(data["client_id"])
+        return data
+
+
+class HighlightInSchema(StrictSchema):
+    field = fields.String(load_default="abstract", validate=validate.OneOf(HIGHLIGHT_FIELDS))
+    exact = fields.String(required=True, validate=validate.Length(min=1, max=EXACT_MAX))
+    prefix = fields.String(load_default="", validate=validate.Length(max=CONTEXT_MAX))
+    suffix = fields.String(load_default="", validate=validate.Length(max=CONTEXT_MAX))
+    start = fields.Integer(required=True, validate=validate.Range(min=0, max=ABSTRACT_MAX * 2))
+    end = fields.Integer(required=True, validate=validate.Range(min=0, max=ABSTRACT_MAX * 2))
+    color = fields.String(load_default=palette.DEFAULT, validate=validate.OneOf(palette.NAMES))
+    comment = fields.String(load_default="", validate=validate.Length(max=NOTE_MAX))
+    client_id = fields.UUID(allow_none=True)
+
+    @validates_schema
+    def positions(self, data, partial=None, **kwargs):
+        start, end = data.get("start"), data.get("end")
+        if start is not None and end is not None and end <= start:
+            raise ValidationError("end must be greater than start", field_name="end")
+        if start is not None and end is not None and data.get("exact") is not None \
+                and end - start != utf16_len(data["exact"]):
+            raise ValidationError(
+                "end - start must equal the length of exact in UTF-16 code units", field_name="end")
+
+    @post_load
+    def finish(self, data, **kwargs):
+        if data.get("client_id") is not None:
+            data["client_id"] = str(data["client_id"])
+        return data
+
+
+class HighlightPatchSchema(StrictSchema):
+    color = fields.String(validate=validate.OneOf(palette.NAMES))
+    comment = fields.String(validate=validate.Length(max=NOTE_MAX))
+
+
+def utf16_len(text: str) -> int:
+    """Length in UTF-16 code units, the unit of a highlight's offsets."""
+    return len(utf16_units(text))
+
+
+def load(schema, data: dict, *, partial: bool = False) -> dict:
+    """``data`` checked and normalized by ``schema``, or ``Invalid`` with marshmallow's messages."""
+    try:
+        return schema.load(data, partial=partial)
+    except ValidationError as error:
+        messages = error.messages if isinstance(error.messages, dict) else {"_schema": error.messages}
+        raise Invalid(fields=messages) from None
