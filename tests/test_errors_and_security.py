@@ -283,7 +283,7 @@ def test_internal_errors_hide_the_traceback(make_app, caplog):
         raise RuntimeError("secret detail /etc/passwd")
 
     app.view_functions["boom"]._openapi = None
-    from papershelf.security import PUBLIC_ENDPOINTS
+    from papershelf.http.security import PUBLIC_ENDPOINTS
 
     PUBLIC_ENDPOINTS.add("boom")
     try:

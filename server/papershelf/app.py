@@ -11,7 +11,7 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 
-from papershelf.errors import register_error_handlers
+from papershelf.http.errors import register_error_handlers
 from papershelf.settings import load_settings
 from papershelf.store import db as store
 from papershelf.store import migrations
@@ -86,11 +86,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     def _close(exc):
         store.close()
 
-    from papershelf.security import init_security
+    from papershelf.http.security import init_security
 
     init_security(app)
 
-    from papershelf.api import docs, enrichment, health, highlights, notes, papers, transfer
+    from papershelf.http import docs, enrichment, health, highlights, notes, papers, transfer
     from papershelf.web import views
 
     for module in (health, papers, notes, highlights, transfer, enrichment, docs, views):

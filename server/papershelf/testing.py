@@ -32,11 +32,23 @@ def serve_in_thread(app, threads: int = 16):
     from waitress.server import create_server
 
     server = create_server(app, host="127.0.0.1", port=0, threads=threads)
-    thread = threading.Thread(target=server.run, daemon=True)
+    closing = threading.Event()
+
+    def run():
+        try:
+            server.run()
+        except OSError:
+            # Closing the sockets from this thread can wake the server's select() on a closed
+            # descriptor (EBADF): that is the stop we asked for, not a failure.
+            if not closing.is_set():
+                raise
+
+    thread = threading.Thread(target=run, daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.effective_port}"
     finally:
+        closing.set()
         server.close()
         thread.join(timeout=5)
 

@@ -3,7 +3,7 @@
 from datetime import datetime
 
 from papershelf.domain.record import HIGHLIGHT_RECORD, NOTE_RECORD, PAPER_RECORD, new_record
-from papershelf.schemas import HighlightSchema, NoteSchema, PaperSchema
+from papershelf.http.schemas import HighlightSchema, NoteSchema, PaperSchema
 from papershelf.store.models import Highlight, Note, Paper
 from papershelf.store.records import highlight_record, note_record, paper_record
 

@@ -21,8 +21,8 @@ from marshmallow import ValidationError
 
 from papershelf.domain import identifiers, palette
 from papershelf.domain.errors import Invalid, NotFound
-from papershelf.schemas import PaperQuerySchema
-from papershelf.security import check_same_origin, session_user
+from papershelf.http.schemas import PaperQuerySchema
+from papershelf.http.security import check_same_origin, session_user
 from papershelf.services import auth, listing, papers, search
 from papershelf.web import render
 

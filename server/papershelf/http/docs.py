@@ -8,9 +8,9 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Blueprint, current_app
 
 from papershelf import __version__
-from papershelf.api import doc
-from papershelf.errors import CODES
-from papershelf.schemas import ErrorSchema
+from papershelf.http import doc
+from papershelf.http.errors import CODES
+from papershelf.http.schemas import ErrorSchema
 
 bp = Blueprint("api_docs", __name__, url_prefix="/api")
 

@@ -2,8 +2,8 @@
 
 from flask import Blueprint
 
-from papershelf.api import current_user, doc, json_body
-from papershelf.schemas import HighlightInSchema, HighlightPatchSchema, HighlightSchema
+from papershelf.http import current_user, doc, json_body
+from papershelf.http.schemas import HighlightInSchema, HighlightPatchSchema, HighlightSchema
 from papershelf.services import highlights
 from papershelf.store.records import highlight_record
 

@@ -5,7 +5,7 @@ import re
 
 from flask import current_app, g, request
 
-from papershelf.errors import BadRequest, UnsupportedMediaType, ValidationFailed
+from papershelf.http.errors import BadRequest, UnsupportedMediaType, ValidationFailed
 
 
 def _reject_constant(name):

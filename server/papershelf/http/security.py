@@ -9,7 +9,7 @@ from collections import defaultdict, deque
 from flask import current_app, g, request, session
 from flask_cors import CORS
 
-from papershelf.errors import Forbidden, RateLimited, Unauthorized
+from papershelf.http.errors import Forbidden, RateLimited, Unauthorized
 from papershelf.services import auth
 
 PUBLIC_ENDPOINTS = {"api_health.health", "api_docs.openapi", "static"}

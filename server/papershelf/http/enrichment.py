@@ -2,9 +2,9 @@
 
 from flask import Blueprint, current_app
 
-from papershelf.api import current_user, doc
 from papershelf.domain.errors import Conflict, Invalid
-from papershelf.schemas import PaperSchema
+from papershelf.http import current_user, doc
+from papershelf.http.schemas import PaperSchema
 from papershelf.services import enrichment, papers
 from papershelf.settings import enrichment_enabled
 

@@ -2,8 +2,8 @@
 
 from flask import Blueprint
 
-from papershelf.api import current_user, doc, json_body
-from papershelf.schemas import NoteInSchema, NoteSchema
+from papershelf.http import current_user, doc, json_body
+from papershelf.http.schemas import NoteInSchema, NoteSchema
 from papershelf.services import notes
 from papershelf.store.records import note_record
 

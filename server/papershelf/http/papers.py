@@ -2,8 +2,8 @@
 
 from flask import Blueprint, current_app
 
-from papershelf.api import current_user, doc, json_body, query_args
-from papershelf.schemas import (
+from papershelf.http import current_user, doc, json_body, query_args
+from papershelf.http.schemas import (
     LookupResultSchema,
     LookupSchema,
     PaperCreateSchema,

@@ -3,8 +3,8 @@
 from flask import Blueprint
 
 from papershelf import __version__
-from papershelf.api import doc
-from papershelf.schemas import HealthSchema
+from papershelf.http import doc
+from papershelf.http.schemas import HealthSchema
 
 bp = Blueprint("api_health", __name__, url_prefix="/api")
 

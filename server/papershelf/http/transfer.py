@@ -5,10 +5,10 @@ from datetime import UTC, datetime
 from flask import Blueprint, Response, current_app, request, stream_with_context
 from marshmallow import ValidationError, fields, pre_load, validate
 
-from papershelf.api import current_user, doc, query_args
-from papershelf.errors import ValidationFailed
 from papershelf.formats import EXPORT_FORMATS, IMPORT_FORMATS
-from papershelf.schemas import TAG_LEN, StrictSchema
+from papershelf.http import current_user, doc, query_args
+from papershelf.http.errors import ValidationFailed
+from papershelf.http.schemas import TAG_LEN, StrictSchema
 from papershelf.services import transfer
 from papershelf.settings import enrichment_enabled
 
