@@ -142,7 +142,7 @@ def reference_throughput(seconds, script, *args, token=None, offset=0):
 def populate(data_dir, db_url, n):
     """n papers for the user 'me' straight through the services (one transaction)."""
     from papershelf.app import create_app
-    from papershelf.services import notes, papers
+    from papershelf.services import annotations, papers
     from papershelf.store.db import write_transaction
     from papershelf.store.models import User
 
@@ -153,7 +153,7 @@ def populate(data_dir, db_url, n):
             for i in range(n):
                 p, _ = papers.save_paper(user, paper(10_000_000 + i))
                 if i % 3 == 0:
-                    notes.add_note(user, p.id, {"body": f"note {i} about {WORDS[i % 19]}"})
+                    annotations.add("note", user, p.id, {"body": f"note {i} about {WORDS[i % 19]}"})
         if not db_url.startswith("sqlite"):
             # A store that grew to this size has been analyzed by autovacuum many times over;
             # a bulk load that took seconds has not been yet.

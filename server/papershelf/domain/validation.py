@@ -158,14 +158,20 @@ class PaperFieldsSchema(StrictSchema):
         return data
 
 
-class PaperCreateSchema(PaperFieldsSchema):
-    client_id = fields.UUID(allow_none=True, metadata={"description": "makes retries idempotent"})
+class ClientId(fields.UUID):
+    """A client's retry key (a UUID), kept as its text: the same key makes a retry idempotent."""
 
-    @post_load
-    def client_id_text(self, data, **kwargs):
-        if data.get("client_id") is not None:
-            data["client_id"] = str(data["client_id"])
-        return data
+    def __init__(self, **kwargs):
+        super().__init__(allow_none=True, metadata={"description": "makes retries idempotent"},
+                         **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        uuid = super()._deserialize(value, attr, data, **kwargs)
+        return None if uuid is None else str(uuid)
+
+
+class PaperCreateSchema(PaperFieldsSchema):
+    client_id = ClientId()
 
 
 class PaperPatchSchema(PaperFieldsSchema):
@@ -175,14 +181,12 @@ class PaperPatchSchema(PaperFieldsSchema):
 
 class NoteInSchema(StrictSchema):
     body = fields.String(required=True, validate=validate.Length(min=1, max=NOTE_MAX))
-    client_id = fields.UUID(allow_none=True)
+    client_id = ClientId()
 
     @post_load
-    def finish(self, data, **kwargs):
+    def not_blank(self, data, **kwargs):
         if not data.get("body", "x").strip():
             raise ValidationError({"body": ["A note cannot be blank."]})
-        if data.get("client_id") is not None:
-            data["client_id"] = str(data["client_id"])
         return data
 
 
@@ -195,7 +199,7 @@ class HighlightInSchema(StrictSchema):
     end = fields.Integer(required=True, validate=validate.Range(min=0, max=ABSTRACT_MAX * 2))
     color = fields.String(load_default=palette.DEFAULT, validate=validate.OneOf(palette.NAMES))
     comment = fields.String(load_default="", validate=validate.Length(max=NOTE_MAX))
-    client_id = fields.UUID(allow_none=True)
+    client_id = ClientId()
 
     @validates_schema
     def positions(self, data, partial=None, **kwargs):
@@ -206,12 +210,6 @@ class HighlightInSchema(StrictSchema):
                 and end - start != utf16_len(data["exact"]):
             raise ValidationError(
                 "end - start must equal the length of exact in UTF-16 code units", field_name="end")
-
-    @post_load
-    def finish(self, data, **kwargs):
-        if data.get("client_id") is not None:
-            data["client_id"] = str(data["client_id"])
-        return data
 
 
 class HighlightPatchSchema(StrictSchema):

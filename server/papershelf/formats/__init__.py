@@ -12,6 +12,7 @@ that cannot be read at all raises :class:`FormatError`.
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 
 from papershelf.domain.identifiers import arxiv_abs_url, is_arxiv_doi
 
@@ -24,48 +25,58 @@ class FormatError(ValueError):
         self.message = message
 
 
-# name -> (media type, file extension)
-EXPORT_FORMATS: dict[str, tuple[str, str]] = {
-    "bibtex": ("application/x-bibtex; charset=utf-8", "bib"),
-    "biblatex": ("application/x-bibtex; charset=utf-8", "bib"),
-    "csljson": ("application/vnd.citationstyles.csl+json; charset=utf-8", "json"),
-    "ris": ("application/x-research-info-systems; charset=utf-8", "ris"),
-    "markdown": ("text/markdown; charset=utf-8", "md"),
-    "jsonld": ("application/ld+json; charset=utf-8", "jsonld"),
-    "json": ("application/json; charset=utf-8", "json"),
-}
+@dataclass(frozen=True)
+class Format:
+    """One file format: what it is called, its media type and extension, and the module whose
+    ``write_<name>`` (and, for formats that import, ``read_…``) does the work."""
 
-# name -> (module, function); imported on first use so that importing this package stays cheap
-_WRITERS = {
-    "bibtex": ("bibtex", "write_bibtex"),
-    "biblatex": ("bibtex", "write_biblatex"),
-    "csljson": ("csljson", "write_csljson"),
-    "ris": ("ris", "write_ris"),
-    "markdown": ("markdown", "write_markdown"),
-    "jsonld": ("jsonld", "write_jsonld"),
-    "json": ("backup", "write_backup"),
-}
-_READERS = {
-    "bibtex": ("bibtex", "read_bibtex"),
-    "csljson": ("csljson", "read_csljson"),
-    "json": ("backup", "read_backup"),
-}
-IMPORT_FORMATS = tuple(_READERS)
+    name: str
+    label: str
+    media_type: str
+    extension: str
+    module: str
+    writer: str
+    reader: str | None = None
+    import_label: str | None = None
 
 
-def _load(table: dict, name: str):
-    module, function = table[name]  # KeyError when unknown
+FORMATS = (
+    Format("bibtex", "BibTeX", "application/x-bibtex; charset=utf-8", "bib",
+           "bibtex", "write_bibtex", "read_bibtex"),
+    Format("biblatex", "BibLaTeX", "application/x-bibtex; charset=utf-8", "bib",
+           "bibtex", "write_biblatex"),
+    Format("csljson", "CSL-JSON", "application/vnd.citationstyles.csl+json; charset=utf-8", "json",
+           "csljson", "write_csljson", "read_csljson"),
+    Format("ris", "RIS", "application/x-research-info-systems; charset=utf-8", "ris",
+           "ris", "write_ris"),
+    Format("markdown", "Markdown", "text/markdown; charset=utf-8", "md",
+           "markdown", "write_markdown"),
+    Format("jsonld", "Web Annotation (JSON-LD)", "application/ld+json; charset=utf-8", "jsonld",
+           "jsonld", "write_jsonld"),
+    Format("json", "Full backup (JSON)", "application/json; charset=utf-8", "json",
+           "backup", "write_backup", "read_backup", import_label="papershelf backup (JSON)"),
+)
+BY_NAME = {f.name: f for f in FORMATS}
+# name -> (media type, file extension), in menu order
+EXPORT_FORMATS: dict[str, tuple[str, str]] = {f.name: (f.media_type, f.extension) for f in FORMATS}
+IMPORT_FORMATS = tuple(f.name for f in FORMATS if f.reader)
+
+
+def _load(module: str, function: str):
+    # Imported on first use, so that importing this package stays cheap.
     return getattr(importlib.import_module(f"{__name__}.{module}"), function)
 
 
 def writer_for(name: str):
     """The writer function for an export format name (``KeyError`` when unknown)."""
-    return _load(_WRITERS, name)
+    return _load(BY_NAME[name].module, BY_NAME[name].writer)
 
 
 def reader_for(name: str):
     """The reader function for an import format name (``KeyError`` when unknown)."""
-    return _load(_READERS, name)
+    if name not in IMPORT_FORMATS:
+        raise KeyError(name)
+    return _load(BY_NAME[name].module, BY_NAME[name].reader)
 
 
 def paper_url(record: dict) -> str | None:

@@ -6,6 +6,7 @@ The OpenAPI description (``/api/openapi.json``) is generated from these classes.
 
 from marshmallow import Schema, ValidationError, fields, pre_load, validate, validates_schema
 
+from papershelf.domain.record import HIGHLIGHT_RECORD, NOTE_RECORD
 from papershelf.domain.validation import (  # noqa: F401 - the request bodies, for the views
     LOOKUP_MAX,
     TAG_LEN,
@@ -46,27 +47,19 @@ class PaperQuerySchema(StrictSchema):
 # ---- answers (dump side; documented in the OpenAPI description) ----
 
 
-class NoteSchema(Schema):
-    id = fields.Integer(dump_only=True)
-    paper_id = fields.Integer(dump_only=True)
-    body = fields.String()
-    created_at = fields.String(dump_only=True)
-    updated_at = fields.String(dump_only=True)
+_INTEGER_FIELDS = {"id", "paper_id", "start", "end"}
+_READ_ONLY = {"id", "paper_id", "created_at", "updated_at"}
 
 
-class HighlightSchema(Schema):
-    id = fields.Integer(dump_only=True)
-    paper_id = fields.Integer(dump_only=True)
-    field = fields.String()
-    exact = fields.String()
-    prefix = fields.String()
-    suffix = fields.String()
-    start = fields.Integer()
-    end = fields.Integer()
-    color = fields.String()
-    comment = fields.String()
-    created_at = fields.String(dump_only=True)
-    updated_at = fields.String(dump_only=True)
+def _record_schema(name: str, field_names: tuple):
+    """The answer schema of a note or highlight record, field by field from ``domain.record``."""
+    return Schema.from_dict(
+        {f: (fields.Integer if f in _INTEGER_FIELDS else fields.String)(dump_only=f in _READ_ONLY)
+         for f in field_names}, name=name)
+
+
+NoteSchema = _record_schema("NoteSchema", NOTE_RECORD)
+HighlightSchema = _record_schema("HighlightSchema", HIGHLIGHT_RECORD)
 
 
 class EnrichmentSchema(Schema):

@@ -14,6 +14,7 @@ from peewee import (
     TextField,
 )
 
+from papershelf.domain import palette
 from papershelf.store.db import db
 
 
@@ -110,11 +111,12 @@ class PaperTag(BaseModel):
         indexes = ((("paper", "tag"), True),)
 
 
-class Note(BaseModel):
+class Annotation(BaseModel):
+    """What notes and highlights share: their user, a retry key, their timestamps. Each kind
+    has its own table and its own link to the paper (``paper``)."""
+
     user = ForeignKeyField(User, on_delete="CASCADE")
-    paper = ForeignKeyField(Paper, backref="notes", on_delete="CASCADE")
     client_id = CharField(max_length=36, null=True)
-    body = TextField()
     created_at = DateTimeField(default=utcnow)
     updated_at = DateTimeField(default=utcnow)
 
@@ -122,23 +124,21 @@ class Note(BaseModel):
         indexes = ((("user", "client_id"), True),)
 
 
-class Highlight(BaseModel):
-    user = ForeignKeyField(User, on_delete="CASCADE")
+class Note(Annotation):
+    paper = ForeignKeyField(Paper, backref="notes", on_delete="CASCADE")
+    body = TextField()
+
+
+class Highlight(Annotation):
     paper = ForeignKeyField(Paper, backref="highlights", on_delete="CASCADE")
-    client_id = CharField(max_length=36, null=True)
     field = CharField(max_length=16, default="abstract")
     exact = TextField()
     prefix = CharField(max_length=64, default="")
     suffix = CharField(max_length=64, default="")
     start = IntegerField()
     end = IntegerField()
-    color = CharField(max_length=16, default="yellow")
+    color = CharField(max_length=16, default=palette.DEFAULT)
     comment = TextField(default="")
-    created_at = DateTimeField(default=utcnow)
-    updated_at = DateTimeField(default=utcnow)
-
-    class Meta:
-        indexes = ((("user", "client_id"), True),)
 
 
 ALL_MODELS = [User, ApiToken, Paper, Tag, PaperTag, Note, Highlight]

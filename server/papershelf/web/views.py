@@ -21,6 +21,7 @@ from marshmallow import ValidationError
 
 from papershelf.domain import identifiers, palette
 from papershelf.domain.errors import Invalid, NotFound
+from papershelf.formats import FORMATS
 from papershelf.http.schemas import PaperQuerySchema
 from papershelf.http.security import check_same_origin, session_user
 from papershelf.services import auth, listing, papers, search
@@ -29,16 +30,8 @@ from papershelf.web import render
 bp = Blueprint("web", __name__)
 
 PAGE_SIZE = 25
-EXPORT_FORMATS = [
-    ("bibtex", "BibTeX"),
-    ("biblatex", "BibLaTeX"),
-    ("csljson", "CSL-JSON"),
-    ("ris", "RIS"),
-    ("markdown", "Markdown"),
-    ("jsonld", "Web Annotation (JSON-LD)"),
-    ("json", "Full backup (JSON)"),
-]
-IMPORT_FORMATS = [("bibtex", "BibTeX"), ("csljson", "CSL-JSON"), ("json", "papershelf backup (JSON)")]
+EXPORT_FORMATS = [(f.name, f.label) for f in FORMATS]
+IMPORT_FORMATS = [(f.name, f.import_label or f.label) for f in FORMATS if f.reader]
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
