@@ -15,6 +15,7 @@ from papershelf.http.errors import register_error_handlers
 from papershelf.settings import load_settings
 from papershelf.store import db as store
 from papershelf.store import migrations
+from papershelf.store.db import StoreError  # noqa: F401 - what create_app raises for a newer store
 
 log = logging.getLogger(__name__)
 

@@ -38,8 +38,7 @@ def open_app(data_dir: str | None, **settings):
     Answers ``(app, token)``: ``token`` is the new user's token when this call made it (the
     caller shows it once), else None.
     """
-    from papershelf.app import create_app
-    from papershelf.store.db import StoreError
+    from papershelf.app import StoreError, create_app
 
     overrides = {"DATA_DIR": data_dir} if data_dir else {}
     try:
@@ -81,9 +80,9 @@ def open_store(data_dir: str | None, **settings):
 
 def get_user(name: str):
     """The user ``name``, or a one-line error."""
-    from papershelf.store.models import User
+    from papershelf.services import auth
 
-    user = User.get_or_none(User.name == name)
+    user = auth.find_user(name)
     if user is None:
         raise click.ClickException(
             f"no user named {name!r} (`papershelf token create --user {name}` creates one)")

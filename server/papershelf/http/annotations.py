@@ -11,7 +11,6 @@ from papershelf.http.schemas import (
     NoteSchema,
 )
 from papershelf.services import annotations
-from papershelf.store.records import highlight_record, note_record
 
 bp = Blueprint("api_annotations", __name__, url_prefix="/api")
 
@@ -22,23 +21,22 @@ HIGHLIGHT_IN_SCHEMA = HighlightInSchema()
 HIGHLIGHT_PATCH_SCHEMA = HighlightPatchSchema()
 
 
-def _added(kind, paper_id, schema, record):
-    row, created = annotations.add(kind, current_user(), paper_id, json_body(schema))
-    return record(row), 201 if created else 200
+def _added(kind, paper_id, schema):
+    record, created = annotations.add(kind, current_user(), paper_id, json_body(schema))
+    return record, 201 if created else 200
 
 
 @bp.post("/papers/<id:paper_id>/notes")
 @doc(summary="Add a note (Markdown) to a paper", body=NoteInSchema,
      responses={201: NoteSchema, 200: NoteSchema})
 def add_note(paper_id):
-    return _added("note", paper_id, NOTE_IN_SCHEMA, note_record)
+    return _added("note", paper_id, NOTE_IN_SCHEMA)
 
 
 @bp.patch("/notes/<id:note_id>")
 @doc(summary="Edit a note", body=NoteInSchema, responses={200: NoteSchema})
 def update_note(note_id):
-    return note_record(annotations.update("note", current_user(), note_id,
-                                          json_body(NOTE_EDIT_SCHEMA)))
+    return annotations.update("note", current_user(), note_id, json_body(NOTE_EDIT_SCHEMA))
 
 
 @bp.delete("/notes/<id:note_id>")
@@ -52,15 +50,15 @@ def delete_note(note_id):
 @doc(summary="Highlight a quote in a paper's abstract or title", body=HighlightInSchema,
      responses={201: HighlightSchema, 200: HighlightSchema})
 def add_highlight(paper_id):
-    return _added("highlight", paper_id, HIGHLIGHT_IN_SCHEMA, highlight_record)
+    return _added("highlight", paper_id, HIGHLIGHT_IN_SCHEMA)
 
 
 @bp.patch("/highlights/<id:highlight_id>")
 @doc(summary="Change a highlight's colour or comment", body=HighlightPatchSchema,
      responses={200: HighlightSchema})
 def update_highlight(highlight_id):
-    return highlight_record(annotations.update("highlight", current_user(), highlight_id,
-                                               json_body(HIGHLIGHT_PATCH_SCHEMA)))
+    return annotations.update("highlight", current_user(), highlight_id,
+                              json_body(HIGHLIGHT_PATCH_SCHEMA))
 
 
 @bp.delete("/highlights/<id:highlight_id>")

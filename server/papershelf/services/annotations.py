@@ -10,8 +10,10 @@ from papershelf.domain.errors import NotFound
 from papershelf.services.papers import get_paper, touch
 from papershelf.store.db import write_transaction
 from papershelf.store.models import Highlight, Note, User, utcnow
+from papershelf.store.records import highlight_record, note_record
 
 MODELS = {"note": Note, "highlight": Highlight}
+RECORDS = {"note": note_record, "highlight": highlight_record}
 
 
 def get(kind: str, user: User, row_id: int):
@@ -23,8 +25,8 @@ def get(kind: str, user: User, row_id: int):
     return row
 
 
-def add(kind: str, user: User, paper_id: int, data: dict):
-    """(row, created) for ``data`` as ``domain.validation`` loads a note or a highlight."""
+def add(kind: str, user: User, paper_id: int, data: dict) -> tuple[dict, bool]:
+    """(record, created) for ``data`` as ``domain.validation`` loads a note or a highlight."""
     model = MODELS[kind]
     with write_transaction():
         paper = get_paper(user, paper_id)
@@ -32,13 +34,13 @@ def add(kind: str, user: User, paper_id: int, data: dict):
             existing = model.get_or_none((model.user == user)
                                          & (model.client_id == data["client_id"]))
             if existing is not None:
-                return existing, False
+                return RECORDS[kind](existing), False
         row = model.create(user=user, paper=paper, **data)
         touch(paper)
-    return row, True
+    return RECORDS[kind](row), True
 
 
-def update(kind: str, user: User, row_id: int, data: dict):
+def update(kind: str, user: User, row_id: int, data: dict) -> dict:
     with write_transaction():
         row = get(kind, user, row_id)
         for key, value in data.items():
@@ -46,7 +48,7 @@ def update(kind: str, user: User, row_id: int, data: dict):
         row.updated_at = utcnow()
         row.save()
         touch(row.paper)
-    return row
+    return RECORDS[kind](row)
 
 
 def delete(kind: str, user: User, row_id: int) -> None:

@@ -17,6 +17,10 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+def find_user(name: str) -> User | None:
+    return User.get_or_none(User.name == name)
+
+
 def get_or_create_user(name: str) -> User:
     with write_transaction():
         user = User.get_or_none(User.name == name)
