@@ -269,7 +269,7 @@ export function anchor(text, sel) {
 /** Subtrees whose text is not part of a field as the reader sees it. `.descriptor` is arXiv's
  * visually hidden "Title:"/"Abstract:" label; KaTeX repeats each formula as TeX annotation and as
  * an aria-hidden rendering, of which the MathML text alone is kept. */
-export const SKIP_SELECTOR =
+const SKIP_SELECTOR =
   'script, style, noscript, template, annotation, [aria-hidden="true"], [data-papershelf-ui], .descriptor';
 
 const TEXT_NODE = 3;
@@ -360,7 +360,7 @@ export function offsetsFromRange(model, range) {
 }
 
 /** The text node pieces covering [start, end) of the model: [{node, from, to}]. */
-export function segmentsFor(model, start, end) {
+function segmentsFor(model, start, end) {
   const segs = [];
   for (let i = start; i < end; i++) {
     const node = model.nodes[model.nodeOf[i]];

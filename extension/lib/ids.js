@@ -133,8 +133,3 @@ export function normalizeArxivId(input, base) {
 export function paperKey(paper) {
   return paper.arxiv_id || paper.url || null;
 }
-
-/** The canonical arXiv abstract URL for a normalized id. */
-export function arxivAbsUrl(id) {
-  return `https://arxiv.org/abs/${id}`;
-}

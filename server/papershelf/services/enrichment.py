@@ -73,7 +73,6 @@ class RateLimiter:
     def __init__(self):
         self._lock = threading.Lock()
         self._last_end: float | None = None
-        self.calls = 0
 
     def acquire(self, interval: float, cancel: threading.Event | None = None) -> None:
         """Take the slot (blocks); the caller must ``release`` it."""
@@ -91,7 +90,6 @@ class RateLimiter:
     def release(self, called: bool) -> None:
         if called:
             self._last_end = time.monotonic()
-            self.calls += 1
         self._lock.release()
 
 
