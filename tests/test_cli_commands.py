@@ -176,3 +176,12 @@ def test_an_empty_file_imports_nothing_and_says_so(data, tmp_path):
     done = papershelf("import", str(empty), "--data-dir", str(data))
     assert done.returncode == 0, done.stderr
     assert "0 created, 0 updated, 0 skipped" in done.stdout
+
+
+def test_serve_on_a_port_in_use_is_one_line_and_exit_1(data):
+    with ServerProcess(data) as server:
+        done = papershelf("serve", "--port", str(server.port), "--data-dir", str(data))
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1] == \
+        f"Error: cannot listen on 127.0.0.1:{server.port}: Address already in use"

@@ -36,11 +36,16 @@ def serve(host, port, data_dir, threads):
     app, token = open_app(data_dir)
     announce_first_start(app, token, err=False)
     tune_gc()
+    try:
+        server = waitress.create_server(
+            app, host=host, port=port, threads=threads, ident="papershelf",
+            max_request_body_size=app.config["IMPORT_MAX_BYTES"] + 1024)
+    except OSError as e:  # the port is taken, or the host is not ours: say so in one line
+        raise click.ClickException(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
     start_background = app.extensions.get("papershelf_start_background")
     if start_background:
         start_background()
     click.echo(f"papershelf {__version__} serving on http://{host}:{port}  "
                f"(store: {display_url(app.config['DATABASE_URL'])})")
     sys.stdout.flush()
-    waitress.serve(app, host=host, port=port, threads=threads, ident="papershelf",
-                   _quiet=True, max_request_body_size=app.config["IMPORT_MAX_BYTES"] + 1024)
+    server.run()
