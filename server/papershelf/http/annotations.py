@@ -26,6 +26,15 @@ def _added(kind, paper_id, schema):
     return record, 201 if created else 200
 
 
+def _updated(kind, row_id, schema):
+    return annotations.update(kind, current_user(), row_id, json_body(schema))
+
+
+def _deleted(kind, row_id):
+    annotations.delete(kind, current_user(), row_id)
+    return "", 204
+
+
 @bp.post("/papers/<id:paper_id>/notes")
 @doc(summary="Add a note (Markdown) to a paper", body=NoteInSchema,
      responses={201: NoteSchema, 200: NoteSchema})
@@ -36,14 +45,13 @@ def add_note(paper_id):
 @bp.patch("/notes/<id:note_id>")
 @doc(summary="Edit a note", body=NoteInSchema, responses={200: NoteSchema})
 def update_note(note_id):
-    return annotations.update("note", current_user(), note_id, json_body(NOTE_EDIT_SCHEMA))
+    return _updated("note", note_id, NOTE_EDIT_SCHEMA)
 
 
 @bp.delete("/notes/<id:note_id>")
 @doc(summary="Delete a note", responses={204: None})
 def delete_note(note_id):
-    annotations.delete("note", current_user(), note_id)
-    return "", 204
+    return _deleted("note", note_id)
 
 
 @bp.post("/papers/<id:paper_id>/highlights")
@@ -57,12 +65,10 @@ def add_highlight(paper_id):
 @doc(summary="Change a highlight's colour or comment", body=HighlightPatchSchema,
      responses={200: HighlightSchema})
 def update_highlight(highlight_id):
-    return annotations.update("highlight", current_user(), highlight_id,
-                              json_body(HIGHLIGHT_PATCH_SCHEMA))
+    return _updated("highlight", highlight_id, HIGHLIGHT_PATCH_SCHEMA)
 
 
 @bp.delete("/highlights/<id:highlight_id>")
 @doc(summary="Delete a highlight", responses={204: None})
 def delete_highlight(highlight_id):
-    annotations.delete("highlight", current_user(), highlight_id)
-    return "", 204
+    return _deleted("highlight", highlight_id)
