@@ -87,6 +87,8 @@ def test_every_answer_has_its_documented_shape(client, alice, spec, paper_data):
     assert [n["body"] for n in entry["notes"]] == ["edited 🙂"]
     assert [h["color"] for h in entry["highlights"]] == ["blue"]
     call("POST", f"/api/papers/{pid}/enrich")  # 409: enrichment is off in the tests
+    feed = call("POST", "/api/feeds", json={"format": "ris", "tag": "rl"})
+    assert [f["id"] for f in call("GET", "/api/feeds")["items"]] == [feed["id"]]
     call("GET", "/api/health")
     call("POST", "/api/import?format=bibtex", data="@misc{k, title = {T}}",
          content_type="application/x-bibtex")

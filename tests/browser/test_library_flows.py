@@ -392,3 +392,38 @@ def test_a_half_written_note_survives_another_edit(page, library):
     expect(p.locator("#new-note")).to_have_value("half a thought")
     expect(p.locator("#new-tag")).to_have_value("")
     assert page.problems == []
+
+
+def test_a_live_bibliography_from_the_library_page(page, library):
+    """Create a feed for a tag, copy its URL, fetch it as Overleaf would (no token), revoke it."""
+    import urllib.error
+    import urllib.request
+
+    actor, scaling = seed(library)
+    library.ok("PATCH", f"/api/papers/{actor['id']}", {"tags": ["rl"]})
+    p = page.page
+    p.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=library.base)
+    sign_in(p, library)
+    p.goto(library.base + "/?tag=rl")
+    p.select_option("#feed-format", "bibtex")
+    p.click("#feeds button[type=submit]")
+    copy = p.locator("#feeds [data-action=copy-feed]")
+    expect(copy).to_have_count(1)
+    expect(copy).to_be_focused()
+    copy.click()
+    url = p.evaluate("navigator.clipboard.readText()")
+    assert url.startswith(library.base + "/feeds/") and url.endswith(".bib")
+    with urllib.request.urlopen(url, timeout=10) as answer:  # no Authorization: the URL is the key
+        text = answer.read().decode("utf-8")
+    assert actor["citation_key"] in text and scaling["citation_key"] not in text
+    revoke = p.locator("#feeds [data-action=revoke-feed]")
+    revoke.click()
+    expect(revoke).to_have_text("Press again to revoke")
+    with urllib.request.urlopen(url, timeout=10) as answer:  # not revoked by the first press
+        assert answer.status == 200
+    revoke.click()
+    expect(p.locator("#feeds [data-feed-id]")).to_have_count(0)
+    with pytest.raises(urllib.error.HTTPError) as gone:
+        urllib.request.urlopen(url, timeout=10)
+    assert gone.value.code == 404
+    assert page.problems == []

@@ -37,36 +37,102 @@ def _ids(value: str | None) -> list[int] | None:
               show_default=True, help="BibTeX field for notes and highlights")
 @click.option("--encoding", type=click.Choice(["latex", "utf8"]), default="latex",
               show_default=True, help="utf8 keeps non-ASCII text (biber)")
+@click.option("--watch", is_flag=True,
+              help="keep --output in sync: rewrite it (atomically) within 2 s of a change, "
+                   "until Ctrl-C")
 @data_dir_option
 def export_command(fmt, output, user_name, tag, topic, ids, q, no_abstract, notes_field,
-                   encoding, data_dir):
+                   encoding, watch, data_dir):
     """Export papers with their notes and highlights (BibTeX by default)."""
     from papershelf.formats import writer_for
     from papershelf.services import transfer
 
+    if watch and output == "-":
+        raise click.UsageError("--watch needs --output FILE")
     app = open_store(data_dir)
-    with app.extensions["papershelf_db"].connection_context():
-        user = get_user(user_name)
-        records = transfer.export_records(user, q=q, tag=tag, topic=topic, ids=_ids(ids))
-        to_file = output != "-"
+    filters = {"q": q, "tag": tag, "topic": topic, "ids": _ids(ids)}
+    options = {"abstract": not no_abstract, "notes_field": notes_field, "encoding": encoding}
+
+    def export_to(out, progress: bool) -> int:
         written = 0
 
         def counted(items):
             nonlocal written
             for record in items:
                 written += 1
-                if to_file and written % 500 == 0:
+                if progress and written % 500 == 0:
                     click.echo(f"\r{written} papers written…", nl=False, err=True)
                 yield record
 
-        chunks = writer_for(fmt)(counted(records), abstract=not no_abstract,
-                                 notes_field=notes_field, encoding=encoding)
-        stream = click.open_file(output, "w", encoding="utf-8", atomic=to_file)
-        with stream as out:
-            for chunk in chunks:
+        with app.extensions["papershelf_db"].connection_context():
+            user = get_user(user_name)
+            records = transfer.export_records(user, **filters)
+            for chunk in writer_for(fmt)(counted(records), **options):
                 out.write(chunk)
-        if to_file:
-            click.echo(f"\r{written} papers written to {output}", err=True)
+        return written
+
+    if watch:
+        _watch(app, output, user_name, fmt, filters, options, export_to)
+        return
+    to_file = output != "-"
+    with click.open_file(output, "w", encoding="utf-8", atomic=to_file) as out:
+        written = export_to(out, to_file)
+    if to_file:
+        click.echo(f"\r{written} papers written to {output}", err=True)
+
+
+WATCH_INTERVAL = 1.0  # seconds between two looks at the store: a change shows within 2 s
+
+
+def _watch(app, output, user_name, fmt, filters, options, export_to) -> None:
+    """Rewrite ``output`` whenever what it would contain changes; leave it untouched otherwise.
+
+    Idle, each look is one aggregate query (``feeds.version``), never the export itself. A new
+    file is written next to ``output`` and renamed over it only when its bytes differ, so the
+    file is never half-written and its time only moves when its content does.
+    """
+    import os
+    import tempfile
+    import time
+
+    from papershelf.services import feeds
+
+    salt = repr(sorted(options.items()))
+    last = None
+    click.echo(f"watching: {output} follows the library (Ctrl-C stops)", err=True)
+    try:
+        while True:
+            with app.extensions["papershelf_db"].connection_context():
+                user = get_user(user_name)
+                now = feeds.version(user, format=fmt, salt=salt, **filters).etag
+            if now != last:
+                folder = os.path.dirname(os.path.abspath(output))
+                fd, temp = tempfile.mkstemp(prefix=".papershelf-", dir=folder)
+                try:
+                    with os.fdopen(fd, "w", encoding="utf-8") as out:
+                        written = export_to(out, False)
+                    if _same_bytes(temp, output):
+                        os.unlink(temp)
+                    else:
+                        os.replace(temp, output)
+                        click.echo(f"{time.strftime('%H:%M:%S')} {written} papers written to "
+                                   f"{output}", err=True)
+                except BaseException:
+                    if os.path.exists(temp):
+                        os.unlink(temp)
+                    raise
+                last = now
+            time.sleep(WATCH_INTERVAL)
+    except KeyboardInterrupt:
+        click.echo("stopped watching", err=True)
+
+
+def _same_bytes(a: str, b: str) -> bool:
+    import filecmp
+    import os
+
+    return os.path.exists(b) and filecmp.cmp(a, b, shallow=False)
+
 
 def one_line(text: str, limit: int = 300) -> str:
     """A message fit for one line of stderr."""

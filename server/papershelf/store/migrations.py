@@ -11,7 +11,7 @@ from papershelf.store.db import StoreError, db, is_postgres, is_sqlite
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 def _create_search_index() -> None:
@@ -41,9 +41,15 @@ def _search_documents_inline() -> None:
 
 
 # version -> function bringing a store from version-1 to version. Each runs in a transaction.
+def _feeds_table() -> None:
+    db.create_tables([models.Feed], safe=True)
+
+
 MIGRATIONS: dict = {
     # 2: PostgreSQL search documents stored inline (rows move as they are next written).
     2: _search_documents_inline,
+    # 3: live bibliographies (feeds).
+    3: _feeds_table,
 }
 
 

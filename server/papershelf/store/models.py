@@ -141,4 +141,19 @@ class Highlight(Annotation):
     comment = TextField(default="")
 
 
-ALL_MODELS = [User, ApiToken, Paper, Tag, PaperTag, Note, Highlight]
+class Feed(BaseModel):
+    """A live bibliography: a read-only URL whose secret is its only credential. The secret is
+    derived from the server's key and ``nonce`` (so its owner can copy the URL again) and only
+    its SHA-256 is looked up."""
+
+    user = ForeignKeyField(User, backref="feeds", on_delete="CASCADE")
+    nonce = CharField(max_length=64)
+    secret_hash = CharField(max_length=64, unique=True)
+    format = CharField(max_length=16, default="bibtex")
+    tag = CharField(max_length=100, null=True)
+    topic = CharField(max_length=100, null=True)
+    q = CharField(max_length=500, null=True)
+    created_at = DateTimeField(default=utcnow)
+
+
+ALL_MODELS = [User, ApiToken, Paper, Tag, PaperTag, Note, Highlight, Feed]

@@ -24,7 +24,7 @@ from papershelf.domain.errors import Invalid, NotFound
 from papershelf.formats import FORMATS
 from papershelf.http.schemas import PaperQuerySchema
 from papershelf.http.security import check_same_origin, session_user
-from papershelf.services import auth, listing, papers, search
+from papershelf.services import auth, feeds, listing, papers, search
 from papershelf.web import render
 
 bp = Blueprint("web", __name__)
@@ -203,6 +203,7 @@ def library():
         sort=args.get("sort", "saved"), terms=terms, older=older, first=first,
         tags=listing.tag_counts(g.user), topics=listing.topic_counts(g.user), problem=problem,
         export=export, export_scope=scope, export_formats=EXPORT_FORMATS,
+        feeds=[feeds.feed_record(f, current_app.config["SECRET_KEY"]) for f in feeds.list_feeds(g.user)],
         import_formats=IMPORT_FORMATS, filter_url=lambda **kw: _filter_url(base, **kw),
     )
 

@@ -303,6 +303,11 @@ const paperId = body.dataset.paperId;
 const paperUrl = paperId ? `/api/papers/${paperId}` : null;
 
 const forms = {
+  "create-feed": async (form) => {
+    const payload = Object.fromEntries(new FormData(form).entries());
+    const feed = await api("POST", "/api/feeds", payload);
+    await refresh(`[data-feed-id="${feed.id}"] [data-action="copy-feed"]`);
+  },
   async note(form) {
     const text = form.elements.body.value;
     if (!text.trim()) throw new Error("A note cannot be blank.");
@@ -389,6 +394,31 @@ async function importFile(form) {
   out.querySelector("p").focus();
 }
 
+// ---- live bibliographies (feeds) -----------------------------------------------------------
+
+async function copyFeed(button) {
+  const url = new URL(button.dataset.path, location.origin).href;
+  await navigator.clipboard.writeText(url);
+  flash("Feed URL copied: paste it into Overleaf (New file → From external URL).");
+}
+
+// Revoking asks twice: the first press arms the button for a few seconds, the second revokes.
+async function revokeFeed(button) {
+  if (button.dataset.armed !== "1") {
+    button.dataset.armed = "1";
+    button.textContent = "Press again to revoke";
+    setTimeout(() => {
+      if (!button.isConnected) return;
+      delete button.dataset.armed;
+      button.textContent = "Revoke";
+    }, 4000);
+    return;
+  }
+  await api("DELETE", `/api/feeds/${button.closest("[data-feed-id]").dataset.feedId}`);
+  await refresh("#feed-format");
+  flash("Feed revoked: its URL answers 404 now.");
+}
+
 // ---- wiring (delegated, so that it survives refresh()) -------------------------------------
 
 document.addEventListener("submit", (event) => {
@@ -422,6 +452,10 @@ document.addEventListener("click", (event) => {
     location.assign("/"); // the list shows the toast and sends the DELETE when the time is up
   } else if (action === "remove-tag") {
     run(button, () => removeTag(button.closest("[data-tag]")));
+  } else if (action === "copy-feed") {
+    run(button, () => copyFeed(button));
+  } else if (action === "revoke-feed") {
+    run(button, () => revokeFeed(button));
   }
 });
 

@@ -1,0 +1,78 @@
+"""papershelf export -o FILE --watch: the file follows the library, as a LaTeX user runs it."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from papershelf.testing import ServerProcess, call
+
+
+def _wait_for(predicate, timeout):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return predicate()
+
+
+@pytest.fixture
+def watching(tmp_path):
+    data = tmp_path / "data"
+    refs = tmp_path / "paper" / "refs.bib"
+    refs.parent.mkdir()
+    with ServerProcess(data) as server:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "papershelf", "export", "-o", str(refs), "--watch", "--tag", "cite",
+             "--data-dir", str(data)],
+            env={**os.environ, "PAPERSHELF_ARXIV_API": "off"}, stderr=subprocess.PIPE, text=True)
+        try:
+            assert _wait_for(refs.exists, 15), "the first export was not written"
+            yield server, refs, proc
+        finally:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGINT)
+                proc.wait(timeout=10)
+            proc.stderr.close()
+
+
+def test_the_file_follows_the_library_within_2_s_and_stays_untouched_otherwise(watching):
+    server, refs, proc = watching
+    assert refs.read_text() == ""  # nothing tagged 'cite' yet
+    status, paper = call(server.base, "POST", "/api/papers", server.token,
+                         {"title": "Attention Is All You Need", "arxiv_id": "1706.03762",
+                          "authors": ["Ashish Vaswani"], "published": "2017-06-12", "tags": ["cite"]})
+    assert status == 201
+    started = time.monotonic()
+    assert _wait_for(lambda: "1706.03762" in refs.read_text(), 2.5)
+    assert time.monotonic() - started <= 2.5
+    mtime = refs.stat().st_mtime_ns
+    # Changes outside the filter, and no change at all, leave the file alone.
+    call(server.base, "POST", "/api/papers", server.token, {"title": "Not cited", "tags": ["other"]})
+    time.sleep(2.5)
+    assert refs.stat().st_mtime_ns == mtime
+    # A note on the cited paper is in its annote field a moment later.
+    call(server.base, "POST", f"/api/papers/{paper['id']}/notes", server.token, {"body": "Key idea"})
+    assert _wait_for(lambda: "Key idea" in refs.read_text(), 2.5)
+    leftovers = [p.name for p in refs.parent.iterdir() if p.name != "refs.bib"]
+    assert leftovers == []  # temp files renamed or removed, never left behind
+
+
+def test_ctrl_c_stops_cleanly(watching):
+    _, refs, proc = watching
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=10) == 0
+    stderr = proc.stderr.read()
+    assert "stopped watching" in stderr and "Traceback" not in stderr
+    assert [p.name for p in refs.parent.iterdir()] == ["refs.bib"]
+
+
+def test_watch_needs_an_output_file(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "papershelf", "export", "--watch",
+                           "--data-dir", str(tmp_path / "d")], capture_output=True, text=True,
+                          env={**os.environ, "PAPERSHELF_ARXIV_API": "off"})
+    assert done.returncode == 2 and "--watch needs --output FILE" in done.stderr
