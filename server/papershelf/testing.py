@@ -54,7 +54,7 @@ def serve_in_thread(app, threads: int = 16):
 
 
 def call(base: str, method: str, path: str, token: str | None = None, body=None, timeout=30):
-    """(status, parsed JSON or None) of one HTTP call."""
+    """(status, parsed JSON — or the raw bytes of an answer that is not JSON — or None)."""
     data = None if body is None else json.dumps(body).encode()
     req = urllib.request.Request(base + path, data=data, method=method)
     if body is not None:
@@ -63,14 +63,16 @@ def call(base: str, method: str, path: str, token: str | None = None, body=None,
         req.add_header("Authorization", f"Bearer {token}")
     try:
         with urllib.request.urlopen(req, timeout=timeout) as resp:
-            raw = resp.read()
-            return resp.status, (json.loads(raw) if raw else None)
+            status, raw = resp.status, resp.read()
     except urllib.error.HTTPError as e:
-        raw = e.read()
-        try:
-            return e.code, json.loads(raw)
-        except ValueError:
-            return e.code, raw
+        with e:
+            status, raw = e.code, e.read()
+    if not raw:
+        return status, None
+    try:
+        return status, json.loads(raw)
+    except ValueError:
+        return status, raw
 
 
 class ServerProcess:

@@ -425,5 +425,25 @@ def test_a_live_bibliography_from_the_library_page(page, library):
     expect(p.locator("#feeds [data-feed-id]")).to_have_count(0)
     with pytest.raises(urllib.error.HTTPError) as gone:
         urllib.request.urlopen(url, timeout=10)
-    assert gone.value.code == 404
+    with gone.value:
+        assert gone.value.code == 404
+    assert page.problems == []
+
+
+def test_copy_key_and_copy_bibtex_on_the_paper_page(page, library):
+    actor, _ = seed(library)
+    p = page.page
+    p.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=library.base)
+    sign_in(p, library)
+    p.goto(f"{library.base}/papers/{actor['id']}")
+    p.click("[data-action=copy-key]")
+    expect(p.locator("#flash")).to_contain_text("Key copied")
+    assert p.evaluate("navigator.clipboard.readText()") == actor["citation_key"]
+    p.click("[data-action=copy-bibtex]")
+    expect(p.locator("#flash")).to_contain_text("BibTeX entry copied")
+    copied = p.evaluate("navigator.clipboard.readText()")
+    exported = library.call("GET", f"/api/export?format=bibtex&ids={actor['id']}")[1]
+    assert copied.startswith("@misc{" + actor["citation_key"] + ",")
+    assert copied == exported.decode("utf-8")
+    assert "zeitgeber baseline" in copied  # the note is in the entry, as in the export
     assert page.problems == []

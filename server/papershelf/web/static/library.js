@@ -394,12 +394,26 @@ async function importFile(form) {
   out.querySelector("p").focus();
 }
 
+// ---- copying what LaTeX needs --------------------------------------------------------------
+
+async function copyText(text, done) {
+  await navigator.clipboard.writeText(text);
+  flash(done);
+}
+
+// The paper's entry exactly as the export writes it (same escaping, notes in annote).
+async function copyBibtex() {
+  const response = await fetch(`/api/export?format=bibtex&ids=${body.dataset.paperId}`,
+    { credentials: "same-origin" });
+  if (!response.ok) throw new ApiError(response.status, (await response.json()).error);
+  await copyText(await response.text(), "BibTeX entry copied.");
+}
+
 // ---- live bibliographies (feeds) -----------------------------------------------------------
 
 async function copyFeed(button) {
   const url = new URL(button.dataset.path, location.origin).href;
-  await navigator.clipboard.writeText(url);
-  flash("Feed URL copied: paste it into Overleaf (New file → From external URL).");
+  await copyText(url, "Feed URL copied: paste it into Overleaf (New file → From external URL).");
 }
 
 // Revoking asks twice: the first press arms the button for a few seconds, the second revokes.
@@ -452,6 +466,10 @@ document.addEventListener("click", (event) => {
     location.assign("/"); // the list shows the toast and sends the DELETE when the time is up
   } else if (action === "remove-tag") {
     run(button, () => removeTag(button.closest("[data-tag]")));
+  } else if (action === "copy-key") {
+    run(button, () => copyText(document.getElementById("citekey").textContent, "Key copied."));
+  } else if (action === "copy-bibtex") {
+    run(button, () => copyBibtex());
   } else if (action === "copy-feed") {
     run(button, () => copyFeed(button));
   } else if (action === "revoke-feed") {
