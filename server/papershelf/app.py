@@ -91,10 +91,20 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     init_security(app)
 
-    from papershelf.http import annotations, docs, enrichment, feeds, health, papers, transfer
+    from papershelf.http import (
+        annotations,
+        docs,
+        enrichment,
+        feeds,
+        health,
+        papers,
+        settings,
+        transfer,
+    )
     from papershelf.web import views
 
-    for module in (health, papers, annotations, transfer, enrichment, feeds, docs, views):
+    for module in (health, papers, annotations, transfer, enrichment, feeds, settings, docs,
+                   views):
         app.register_blueprint(module.bp)
     register_error_handlers(app)
 

@@ -27,6 +27,8 @@ PAPER_RECORD = {
     "comments": None,
     "source_url": None,
     "citation_key": None,
+    "citation_key_pinned": False,
+    "citation_key_fixed": False,
     "edited_fields": [],
     "enriched_fields": [],
     "enrichment": None,

@@ -88,6 +88,10 @@ class PaperSchema(Schema):
     comments = fields.String(allow_none=True)
     source_url = fields.String(allow_none=True)
     citation_key = fields.String()
+    citation_key_pinned = fields.Boolean(dump_only=True, metadata={
+        "description": "the user set the key (an edit, or the key of an imported file)"})
+    citation_key_fixed = fields.Boolean(dump_only=True, metadata={
+        "description": "false while the key is provisional and follows the metadata"})
     edited_fields = fields.List(fields.String(), dump_only=True)
     enriched_fields = fields.List(fields.String(), dump_only=True)
     enrichment = fields.Nested(EnrichmentSchema, dump_only=True)

@@ -52,7 +52,7 @@ def user_for_token_hash(token_hash: str, user_id: int | None = None) -> User | N
     row = tokens.user_of_live_token(token_hash)
     if row is None or (user_id is not None and row[0] != user_id):
         return None
-    return User(id=row[0], name=row[1], created_at=row[2])
+    return User(id=row[0], name=row[1], created_at=row[2], citekey_format=row[3])
 
 
 def store_is_empty() -> bool:

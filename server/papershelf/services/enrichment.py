@@ -31,10 +31,10 @@ from urllib.parse import urlsplit
 
 from papershelf import arxiv_api
 from papershelf.domain.identifiers import is_arxiv_doi
-from papershelf.services import search
+from papershelf.services import citekeys, search
 from papershelf.settings import default, enrichment_enabled
 from papershelf.store.db import let_other_writers_in, skip_locked, write_transaction
-from papershelf.store.models import Paper, utcnow
+from papershelf.store.models import Paper, User, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -313,6 +313,7 @@ def _apply_to(paper: Paper, arxiv_id: str, outcome, cfg: dict, now, result: Batc
 def _apply(claimed: list[tuple[int, str]], outcome, cfg: dict, result: BatchResult) -> None:
     """Write the answer (or the error) into the claimed papers, each as it is now (a user's
     edit made during the call is seen here), a few papers per short transaction."""
+    formulas = {}  # user id -> key formula
     for start in range(0, len(claimed), APPLY_CHUNK):
         if start:
             let_other_writers_in()
@@ -323,6 +324,10 @@ def _apply(claimed: list[tuple[int, str]], outcome, cfg: dict, result: BatchResu
                     continue
                 before = {name: getattr(paper, name) for name in TEXT_FIELDS}
                 _apply_to(paper, chunk[paper.id], outcome, cfg, utcnow(), result)
+                if paper.enrichment != "pending":  # arXiv answered: a provisional key settles
+                    if paper.user_id not in formulas:
+                        formulas[paper.user_id] = User.get_by_id(paper.user_id).citekey_format
+                    citekeys.settle(paper, formulas[paper.user_id])
                 paper.save()
                 if any(getattr(paper, name) != value for name, value in before.items()):
                     search.reindex(paper)

@@ -1,14 +1,12 @@
 """Papers: save (idempotent, merging), read, edit, delete, list and search, page lookup, tags."""
 
-from datetime import date
 
 from peewee import IntegrityError
 
 from papershelf.domain import identifiers
 from papershelf.domain.errors import Conflict, Invalid, NotFound
 from papershelf.domain.merge import IDENTITY_FIELDS, PAGE_FIELDS, page_save_changes
-from papershelf.formats.citekey import base_key, make_citation_key
-from papershelf.services import enrichment, search
+from papershelf.services import citekeys, enrichment, search
 from papershelf.store import papers as queries
 from papershelf.store import records
 from papershelf.store.db import run_write, write_transaction
@@ -49,19 +47,6 @@ def find_existing(user: User, data: dict) -> Paper | None:
 def _default_url(data: dict) -> None:
     if data.get("arxiv_id") and not data.get("url"):
         data["url"] = identifiers.arxiv_abs_url(data["arxiv_id"])
-
-
-def _assign_citation_key(user: User, paper_fields: dict) -> str:
-    record = {
-        "title": paper_fields.get("title", ""),
-        "authors": paper_fields.get("authors") or [],
-        "published": (paper_fields["published"].isoformat()
-                      if isinstance(paper_fields.get("published"), date)
-                      else paper_fields.get("published")),
-        "arxiv_id": paper_fields.get("arxiv_id"),
-    }
-    base = base_key(record)
-    return make_citation_key(record, queries.keys_starting_with(user.id, base), base)
 
 
 def set_tags(paper: Paper, names: list[str]) -> None:
@@ -118,17 +103,19 @@ def _save(user, data, fields, tags, enrich) -> tuple[Paper, bool]:
             if extra:
                 set_tags(paper, current + extra)
                 changed = True
+        if changed and not paper.citation_key_fixed:
+            citekeys.settle(paper, user.citekey_format)  # a provisional key follows the page
         if changed:
             paper.updated_at = utcnow()
             paper.save()
             search.reindex(paper)
         return paper, False
     now = utcnow()
-    paper = Paper(user=user, client_id=data.get("client_id"),
-                  citation_key=_assign_citation_key(user, fields), created_at=now, updated_at=now,
+    paper = Paper(user=user, client_id=data.get("client_id"), created_at=now, updated_at=now,
                   **fields)
     if enrich and fields.get("arxiv_id"):
         enrichment.mark_queued(paper, now)
+    paper.citation_key, paper.citation_key_fixed = citekeys.new_key(user, fields, paper.enrichment)
     paper = queries.insert_paper(paper)
     if tags:
         set_tags(paper, tags)
@@ -184,6 +171,10 @@ def _update_paper(user: User, paper_id: int, data: dict, enrich: bool) -> Paper:
                 edited.append("tags")
         if enrich and paper.arxiv_id and "arxiv_id" in data:
             enrichment.mark_queued(paper)  # a new arXiv id: complete the paper from it
+        if "citation_key" in data:
+            citekeys.pin(paper)
+        else:
+            citekeys.settle(paper, user.citekey_format)
         paper.edited_fields = edited
         paper.updated_at = utcnow()
         paper.save()

@@ -30,7 +30,7 @@ from papershelf.domain.validation import (
 )
 from papershelf.formats import EXPORT_FORMATS, IMPORT_FORMATS, FormatError, reader_for, writer_for
 from papershelf.formats.bibtex import annotation_text
-from papershelf.services import listing, papers, search
+from papershelf.services import citekeys, listing, papers, search
 from papershelf.store import papers as queries
 from papershelf.store import records
 from papershelf.store.db import write_transaction
@@ -52,6 +52,7 @@ def export_records(user: User, *, q: str | None = None, tag: str | None = None,
     query = (listing.filtered(user, q=q, tag=tag, topic=topic, ids=ids)
              .select(Paper.id, Paper.citation_key))
     order = sorted(query.tuples(), key=lambda row: (row[1], row[0]))
+    citekeys.fix_exported(user, [pid for pid, _ in order])  # cited from now on: keys stay
     for i in range(0, len(order), BATCH):
         batch_ids = [pid for pid, _ in order[i:i + BATCH]]
         rows = {p.id: p for p in Paper.select().where(Paper.id.in_(batch_ids))}
@@ -140,7 +141,9 @@ def _paper_fields(record: dict) -> dict:
 
 
 def _free_key(user: User, key) -> bool:
-    return (isinstance(key, str) and CITATION_KEY.match(key) is not None
+    """A file's key that can be kept: a valid key (never a URL, as Zotero's CSL-JSON ids are)
+    that no other paper of the user has."""
+    return (isinstance(key, str) and CITATION_KEY.match(key) is not None and "://" not in key
             and not Paper.select().where((Paper.user == user) & (Paper.citation_key == key)).exists())
 
 
@@ -249,6 +252,8 @@ def _restore_exactly(user: User, paper: Paper, record: dict) -> None:
     key = record.get("citation_key")
     if key != paper.citation_key and _free_key(user, key):
         paper.citation_key = key
+    paper.citation_key_pinned = record.get("citation_key_pinned") is True
+    paper.citation_key_fixed = record.get("citation_key_fixed") is not False  # backups before it
     paper.edited_fields = [f for f in record.get("edited_fields") or [] if isinstance(f, str)]
     paper.enriched_fields = [f for f in record.get("enriched_fields") or [] if isinstance(f, str)]
     enrichment = record.get("enrichment") or {}
@@ -290,6 +295,7 @@ def import_records(user: User, fmt: str, found: list[dict], skipped: list[dict],
                 key = record.get("citation_key")
                 if key != paper.citation_key and _free_key(user, key):
                     paper.citation_key = key  # keep the key the user's LaTeX files cite
+                    citekeys.pin(paper)
                     paper.save()
             notes_added = _add_notes(user, paper, record.get("notes") or [], exact=backup,
                                      fresh=created)

@@ -11,7 +11,7 @@ from papershelf.store.db import StoreError, db, is_postgres, is_sqlite
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 
 def _create_search_index() -> None:
@@ -45,11 +45,26 @@ def _feeds_table() -> None:
     db.create_tables([models.Feed], safe=True)
 
 
+def _key_formulas() -> None:
+    """Users' key formulas; a paper's key pinned (set by its user) or fixed. Every key a store
+    holds today has never moved, so they all start fixed."""
+    false, true = ("FALSE", "TRUE") if is_postgres() else ("0", "1")
+    db.execute_sql('ALTER TABLE "user" ADD COLUMN citekey_format VARCHAR(200)')
+    db.execute_sql(f"ALTER TABLE paper ADD COLUMN citation_key_pinned BOOLEAN NOT NULL DEFAULT {false}")
+    db.execute_sql(f"ALTER TABLE paper ADD COLUMN citation_key_fixed BOOLEAN NOT NULL DEFAULT {false}")
+    db.execute_sql(f"UPDATE paper SET citation_key_fixed = {true}")
+    # What the user edited is pinned.
+    db.execute_sql(f"UPDATE paper SET citation_key_pinned = {true} "
+                   "WHERE edited_fields LIKE '%\"citation_key\"%'")
+
+
 MIGRATIONS: dict = {
     # 2: PostgreSQL search documents stored inline (rows move as they are next written).
     2: _search_documents_inline,
     # 3: live bibliographies (feeds).
     3: _feeds_table,
+    # 4: key formulas; pinned and fixed keys.
+    4: _key_formulas,
 }
 
 

@@ -42,6 +42,7 @@ class BaseModel(Model):
 class User(BaseModel):
     name = CharField(max_length=100, unique=True)
     created_at = DateTimeField(default=utcnow)
+    citekey_format = CharField(max_length=200, null=True)  # None: the default formula
 
 
 class ApiToken(BaseModel):
@@ -73,6 +74,8 @@ class Paper(BaseModel):
     comments = TextField(null=True)
     source_url = CharField(max_length=2000, null=True)
     citation_key = CharField(max_length=200)
+    citation_key_pinned = BooleanField(default=False)  # the user set it
+    citation_key_fixed = BooleanField(default=False)  # pinned, complete or exported: never moves
     edited_fields = JSONField(default=list)  # fields the user changed: a page save never overwrites
     enriched_fields = JSONField(default=list)  # fields arXiv's API supplied: a page save keeps them
     enrichment = CharField(max_length=16, null=True)  # pending | done | failed | None (no arXiv id)

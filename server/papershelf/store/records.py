@@ -63,6 +63,8 @@ def paper_record(p: Paper, tags: list[str], notes: list[dict], highlights: list[
         "comments": p.comments,
         "source_url": p.source_url,
         "citation_key": p.citation_key,
+        "citation_key_pinned": bool(p.citation_key_pinned),
+        "citation_key_fixed": bool(p.citation_key_fixed),
         "edited_fields": p.edited_fields or [],
         "enriched_fields": p.enriched_fields or [],
         "enrichment": enrichment_record(p),
