@@ -21,13 +21,14 @@ def assert_error(r, status, code):
 
 @pytest.fixture
 def owned(client, alice):
-    """alice's paper, note and highlight ids."""
+    """alice's paper, note, highlight and feed ids."""
     p = client.post("/api/papers", json={"title": "Alice's paper", "abstract": "Secret words",
                                          "arxiv_id": "2603.11111"}, headers=alice).json
     n = client.post(f"/api/papers/{p['id']}/notes", json={"body": "alice's note"}, headers=alice).json
     h = client.post(f"/api/papers/{p['id']}/highlights",
                     json={"exact": "Secret", "start": 0, "end": 6}, headers=alice).json
-    return {"paper_id": p["id"], "note_id": n["id"], "highlight_id": h["id"]}
+    f = client.post("/api/feeds", json={"format": "bibtex"}, headers=alice).json
+    return {"paper_id": p["id"], "note_id": n["id"], "highlight_id": h["id"], "feed_id": f["id"]}
 
 
 def api_routes(app, owned):
@@ -50,6 +51,7 @@ JSON_BODIES = {
     ("PATCH", "/api/notes/{note_id}"): {"body": "x"},
     ("POST", "/api/papers/{paper_id}/highlights"): {"exact": "x", "start": 0, "end": 1},
     ("PATCH", "/api/highlights/{highlight_id}"): {"color": "blue"},
+    ("POST", "/api/feeds"): {"format": "ris"},
 }
 
 
