@@ -94,6 +94,8 @@ class Paper(BaseModel):
             (("user", "client_id"), True),
             (("user", "citation_key"), True),
             (("enrichment", "enrichment_due"), False),
+            # A feed's version (count, ids, latest change of a user's papers) from the index alone.
+            (("user", "updated_at"), False),
         )
 
 
