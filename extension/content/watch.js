@@ -56,14 +56,14 @@ function showLookup(keys, result) {
   for (const key of keys) {
     const p = result.papers && result.papers[key];
     if (p) {
-      setKnown(key, { ...savedFrom(p), notes: p.notes || [], highlights: p.highlights || [], completed: completedFromArxiv(p), error: "" });
+      setKnown(key, { ...savedFrom(p), note_count: p.note_count || 0, highlights: p.highlights || [], completed: completedFromArxiv(p), error: "" });
     } else if (queued.has(key)) {
       setKnown(key, { status: "queued" });
     } else if (state.known.has(key) && state.known.get(key).status !== "unsaved") {
-      setKnown(key, { status: "unsaved", paper_id: null, notes: [], highlights: [] });
+      setKnown(key, { status: "unsaved", paper_id: null, note_count: 0, highlights: [] });
     } else {
       // Not saved, and shown as such already (the template's state): nothing to redraw.
-      state.known.set(key, { ...(state.known.get(key) || {}), status: "unsaved", paper_id: null, notes: [], highlights: [] });
+      state.known.set(key, { ...(state.known.get(key) || {}), status: "unsaved", paper_id: null, note_count: 0, highlights: [] });
     }
   }
 }

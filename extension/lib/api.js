@@ -77,8 +77,15 @@ export function createClient({ serverUrl, token, fetch: fetchImpl = globalThis.f
     addNote: (paperId, body) => request("POST", `/api/papers/${encodeURIComponent(paperId)}/notes`, { body }),
     updateNote: (id, body) => request("PATCH", `/api/notes/${encodeURIComponent(id)}`, { body }),
     deleteNote: (id) => request("DELETE", `/api/notes/${encodeURIComponent(id)}`),
+    getPaper: (paperId) => request("GET", `/api/papers/${encodeURIComponent(paperId)}`),
     addHighlight: (paperId, body) => request("POST", `/api/papers/${encodeURIComponent(paperId)}/highlights`, { body }),
-    exportFile: (format = "bibtex") => request("GET", `/api/export?format=${encodeURIComponent(format)}`, { raw: true }),
+    updateHighlight: (id, body) => request("PATCH", `/api/highlights/${encodeURIComponent(id)}`, { body }),
+    /** The export as a file (a raw Response); `ids`: only those papers. */
+    exportFile: (format = "bibtex", { ids } = {}) => {
+      const query = new URLSearchParams({ format });
+      if (ids && ids.length) query.set("ids", ids.join(","));
+      return request("GET", `/api/export?${query}`, { raw: true });
+    },
   };
 }
 

@@ -34,6 +34,19 @@ def wait_marked(page, count=None):
             "n => document.querySelectorAll('[data-papershelf-paper]').length === n", arg=count)
 
 
+def notes_frame(page):
+    """The notes panel: an extension page in the page's frame (its document is not the page's)."""
+    return page.frame_locator("iframe[data-papershelf-frame]")
+
+
+def open_notes(page, arxiv_id):
+    """Click Note on the paper (a trusted click) and wait for its panel to be ready."""
+    paper(page, arxiv_id).locator('[data-papershelf-action="note"]').click()
+    frame = notes_frame(page)
+    frame.locator("textarea[data-papershelf-note-input]").wait_for()
+    return frame
+
+
 def wait_until(predicate, timeout=10.0, what="condition"):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -161,7 +174,11 @@ def select_text(page, arxiv_id, quote):
             throw new Error('quote not found');
         }""",
         [arxiv_id, quote])
-    page.dispatch_event("body", "mouseup")
+    # A trusted mouseup where the selection ends (in-page controls answer trusted events only).
+    box = page.evaluate("() => { const r = getSelection().getRangeAt(0).getBoundingClientRect();"
+                        " return [r.right - 1, r.bottom - 2]; }")
+    page.mouse.move(*box)
+    page.mouse.up()
 
 
 def test_highlight_is_painted_again_after_reload_and_survives_reorder(connected):
@@ -171,22 +188,30 @@ def test_highlight_is_painted_again_after_reload_and_survives_reorder(connected)
     wait_marked(page)
     target = PAPERS[1]
     quote = "unified infrastructure"
+    comment = "compare with <b>LLaMA-Factory</b>"
     select_text(page, target["arxiv_id"], quote)
     page.locator('[data-color="green"]').click()
-    page.locator('input[aria-label="Comment"]').fill("compare with <b>LLaMA-Factory</b>")
-    page.locator('[data-papershelf-action="highlight"]').click()
+    page.locator('[data-papershelf-action="highlight-comment"]').click()
     mark = page.locator(f'[data-papershelf-paper="{target["arxiv_id"]}"] [data-papershelf-highlight]')
     mark.first.wait_for()
+    # The comment is written in the notes panel's frame, on the new highlight.
+    frame = notes_frame(page)
+    frame.locator("[data-papershelf-comment-input]").fill(comment)
+    frame.locator('[data-papershelf-action="save-comment"]').click()
+    frame.locator("[data-papershelf-comment]", has_text="LLaMA-Factory").wait_for()
+    assert frame.locator("[data-papershelf-comment]").inner_text() == comment
+    assert frame.locator("b").count() == 0
     assert mark.first.inner_text() == quote
     assert mark.first.get_attribute("data-papershelf-color") == "green"
-    assert mark.first.get_attribute("title") == "compare with <b>LLaMA-Factory</b>"
+    assert mark.first.get_attribute("title") is None, "the page's DOM never holds a comment"
+    assert "compare with" not in page.content()
     assert page.locator("b", has_text="LLaMA-Factory").count() == 0
     stored = server.papers()
     assert [p["arxiv_id"] for p in stored] == [target["arxiv_id"]], "highlighting saves the paper"
     status, full = server.call("GET", f"/api/papers/{stored[0]['id']}")
     (h,) = full["highlights"]
     assert h["exact"] == quote and h["field"] == "abstract"
-    assert h["color"] == "green" and h["comment"] == "compare with <b>LLaMA-Factory</b>"
+    assert h["color"] == "green" and h["comment"] == comment
     assert target["abstract"][h["start"]:h["end"]] == quote
     assert target["abstract"][:h["start"]].endswith(h["prefix"])
 
@@ -263,21 +288,20 @@ def test_note_with_markup_is_shown_as_text_and_runs_nothing(connected):
     wait_marked(page)
     target = PAPERS[5]
     evil = '<img src=x onerror=alert(1)>'
-    card = paper(page, target["arxiv_id"])
-    card.locator('[data-papershelf-action="note"]').click()
-    card.locator("textarea[data-papershelf-note-input]").fill(evil)
-    card.locator('[data-papershelf-action="save-note"]').click()
-    body = card.locator("[data-papershelf-note-body]").first
+    frame = open_notes(page, target["arxiv_id"])
+    frame.locator("textarea[data-papershelf-note-input]").fill(evil)
+    frame.locator('[data-papershelf-action="save-note"]').click()
+    body = frame.locator("[data-papershelf-note-body]").first
     body.wait_for()
     assert body.inner_text() == evil
     page.reload()
     wait_marked(page)
-    card = paper(page, target["arxiv_id"])
-    card.locator('[data-papershelf-action="note"]').click()
-    body = card.locator("[data-papershelf-note-body]").first
+    frame = open_notes(page, target["arxiv_id"])
+    body = frame.locator("[data-papershelf-note-body]").first
     body.wait_for()
     assert body.inner_text() == evil
     assert page.locator("img[src='x']").count() == 0
+    assert frame.locator("img").count() == 0
     page.wait_for_timeout(300)
     assert dialogs == []
     (stored,) = server.papers()
@@ -365,9 +389,10 @@ def test_highlight_that_no_longer_matches_is_listed_as_orphan(connected):
     status_text = card.locator("[data-papershelf-status]")
     wait_until(lambda: "1 unplaced highlight" in status_text.inner_text(), what="orphan")
     assert page.locator("[data-papershelf-highlight]").count() == 0, "never painted elsewhere"
-    card.locator('[data-papershelf-action="note"]').click()
-    orphan = card.locator(f'[data-papershelf-orphan="{h["id"]}"]')
+    frame = open_notes(page, target["arxiv_id"])
+    orphan = frame.locator(f'[data-papershelf-orphan="{h["id"]}"]')
     assert gone in orphan.inner_text() and "check v2" in orphan.inner_text()
+    assert "check v2" not in page.content(), "the comment is the panel's, not the page's"
 
 
 def test_popup_lists_recent_saves_and_exports_bibtex(connected):
@@ -472,24 +497,25 @@ def test_notes_can_be_edited_and_deleted_from_the_page(connected):
     page = context.new_page()
     page.goto(TOPIC_URL)
     wait_marked(page)
-    card = paper(page, PAPERS[8]["arxiv_id"])
-    card.locator('[data-papershelf-action="note"]').click()
+    frame = open_notes(page, PAPERS[8]["arxiv_id"])
     for text in ("first thought", "second thought"):
-        card.locator("textarea[data-papershelf-note-input]").fill(text)
-        card.locator('[data-papershelf-action="save-note"]').click()
-        card.locator("[data-papershelf-note-body]", has_text=text).wait_for()
-    first = card.locator("[data-papershelf-note]").first
+        frame.locator("textarea[data-papershelf-note-input]").fill(text)
+        frame.locator('[data-papershelf-action="save-note"]').click()
+        frame.locator("[data-papershelf-note-body]", has_text=text).wait_for()
+    first = frame.locator("[data-papershelf-note]").first
     first.locator('[data-papershelf-action="edit-note"]').click()
     first.locator("textarea").fill("first thought, revised")
     first.locator('[data-papershelf-action="update-note"]').click()
-    card.locator("[data-papershelf-note-body]", has_text="revised").wait_for()
-    second = card.locator("[data-papershelf-note]").nth(1)
+    frame.locator("[data-papershelf-note-body]", has_text="revised").wait_for()
+    second = frame.locator("[data-papershelf-note]").nth(1)
     second.locator('[data-papershelf-action="delete-note"]').click()
     second.locator('[data-papershelf-action="delete-note"]').click()  # confirm
-    wait_until(lambda: card.locator("[data-papershelf-note]").count() == 1, what="deleted")
+    wait_until(lambda: frame.locator("[data-papershelf-note]").count() == 1, what="deleted")
     (p,) = server.papers()
     status, full = server.call("GET", f"/api/papers/{p['id']}")
     assert [n["body"] for n in full["notes"]] == ["first thought, revised"]
+    status_text = paper(page, PAPERS[8]["arxiv_id"]).locator("[data-papershelf-status]")
+    wait_until(lambda: status_text.inner_text() == "1 note", what="the bar's count")
 
 
 def test_server_dying_in_a_burst_of_saves_loses_nothing_and_doubles_nothing(connected):
