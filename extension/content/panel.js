@@ -29,6 +29,14 @@ function setExpanded(element, expanded) {
 }
 
 /** The panel's frame, made once per page and kept (hidden) between uses: reopening is instant. */
+function discardFrame(frame) {
+  const p = state.panel;
+  if (!p || p.frame !== frame) return;
+  if (isPanelOpen()) closePanel({ returnFocus: false });
+  p.host.remove();
+  state.panel = null;
+}
+
 /** Move focus into the panel's document (the iframe element may hold focus from before it loaded,
  * when focusing it again would do nothing). */
 function focusFrame(frame) {
@@ -59,8 +67,15 @@ function ensureFrame() {
   });
   host.append(frame);
   // A load the browser reports (not one the page fakes): the panel is listening, hand it a ticket.
+  let loads = 0;
   frame.addEventListener("load", (ev) => {
     if (!ev.isTrusted) return;
+    if (++loads > 1) {
+      // The panel never navigates itself: someone else (the page can set a cross-origin frame's
+      // location) put another document in it. Never show that as our panel: make a new frame.
+      discardFrame(frame);
+      return;
+    }
     sendTicket(frame);
     if (isPanelOpen() && state.panel.frame === frame) focusFrame(frame); // opened while it loaded
   });
@@ -70,7 +85,7 @@ function ensureFrame() {
 }
 
 export function isPanelOpen() {
-  return Boolean(state.panel && !state.panel.host.hidden && state.panel.key);
+  return Boolean(state.panel && state.panel.host.isConnected && !state.panel.host.hidden && state.panel.key);
 }
 
 function orphanIds(key) {
