@@ -8,7 +8,7 @@
  * externally_connectable in the manifest: web pages and other extensions cannot reach it.
  */
 
-import { answerMessage, answerPort, handlers } from "./router.js";
+import { answerMessage, answerPort, handlers, route } from "./router.js";
 import { OUTBOX_ALARM, flush, outbox, showWaiting } from "./outbox.js";
 import { forgetTab } from "./panels.js";
 import { saveFocusedPaper } from "./tabs.js";
@@ -32,5 +32,5 @@ chrome.runtime.onStartup.addListener(() => showWaiting());
 chrome.runtime.onInstalled.addListener(() => showWaiting());
 
 // For tests and the worker's console: the router's table (looked up at each message, so a test
-// may wrap a handler), the outbox, and what the alarm runs.
-globalThis.papershelf = { handlers, outbox, flush };
+// may wrap a handler), route() with the sender check, the outbox, and what the alarm runs.
+globalThis.papershelf = { handlers, route, outbox, flush };
