@@ -370,6 +370,48 @@ def test_options_page_names_each_failure(browser, server, tmp_path):
     assert stored == {"serverUrl": server.base, "token": server.token}
 
 
+def test_a_server_on_another_host_works_through_cors_without_a_host_permission(browser, tmp_path):
+    """The options page's promise: any papershelf server works, without a permission prompt. A server
+    on 127.0.0.2 is outside the manifest's host permissions (127.0.0.1, localhost): the worker's
+    requests go through CORS, which the server allows for extension origins."""
+    from conftest import Server, free_port
+
+    context, sw = browser
+    port = free_port()
+    (tmp_path / "data").mkdir()
+    server = Server(tmp_path / "data", port=port, env={"PAPERSHELF_ALLOWED_HOSTS": "127.0.0.2"},
+                    args=["--host", "127.0.0.2"])
+    server.base = f"http://127.0.0.2:{port}"
+    server.start(timeout=30)
+    try:
+        assert sw.evaluate(
+            "() => chrome.permissions.contains({origins: ['http://127.0.0.2/*']})") is False
+        ext_id = sw.url.split("/")[2]
+        options = context.new_page()
+        options.goto(f"chrome-extension://{ext_id}/options/options.html")
+        assert "Any papershelf server works" in options.inner_text("#servers")
+        options.fill("#serverUrl", "http://papers.lab.example:8000")
+        assert "plain HTTP" in options.inner_text("#transport")
+        options.fill("#serverUrl", "https://papers.lab.example")
+        assert options.locator("#transport").is_hidden()
+        options.fill("#serverUrl", server.base)
+        assert options.locator("#transport").is_hidden()
+        options.fill("#token", server.token)
+        options.click("#save")
+        options.wait_for_function(
+            "() => document.querySelector('#result').textContent.startsWith('Saved. Connected')")
+        page = context.new_page()
+        page.goto(TOPIC_URL)
+        wait_marked(page)
+        save_button(page, FIRST["arxiv_id"]).click()
+        wait_saved(page, FIRST["arxiv_id"])
+        assert [p["arxiv_id"] for p in server.papers()] == [FIRST["arxiv_id"]]
+        assert sw.evaluate(
+            "() => chrome.permissions.contains({origins: ['http://127.0.0.2/*']})") is False
+    finally:
+        server.stop()
+
+
 def test_highlight_that_no_longer_matches_is_listed_as_orphan(connected):
     context, _sw, server = connected
     target = PAPERS[6]

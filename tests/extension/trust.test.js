@@ -81,8 +81,16 @@ test("match patterns as the browser reads them", () => {
   assert.ok(!compileMatchPatterns(["https://arxiv.org/*"])(undefined));
 });
 
-test("the manifest lets no web page or other extension message the worker", () => {
+test("the manifest lets no web page or other extension message the worker, and asks no more hosts", () => {
   assert.equal(manifest.externally_connectable, undefined);
+  assert.equal(manifest.optional_host_permissions, undefined, "any server works through CORS: no prompt needed");
+  assert.deepEqual(manifest.host_permissions.sort(), ["http://127.0.0.1/*", "http://localhost/*"]);
+  for (const dir of ["options", "popup", "panel", "background", "content"]) {
+    for (const f of fs.readdirSync(new URL(`../../extension/${dir}/`, import.meta.url)).filter((n) => n.endsWith(".js"))) {
+      const src = fs.readFileSync(new URL(`../../extension/${dir}/${f}`, import.meta.url), "utf8");
+      assert.ok(!src.includes("permissions.request"), `${dir}/${f} asks for a permission`);
+    }
+  }
   const war = manifest.web_accessible_resources.flatMap((w) => w.resources);
   assert.ok(war.includes("panel/panel.html"));
   assert.ok(!war.some((r) => r.startsWith("background/") || r.startsWith("options/") || r.startsWith("popup/")));
