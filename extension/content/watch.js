@@ -11,6 +11,7 @@ import { HIGHLIGHT_ATTR, UI_ATTR } from "./dom.js";
 import { request } from "./messaging.js";
 import { paintAll } from "./paint.js";
 import { mountBar, renderPaper, unmountBar } from "./paperbar.js";
+import { prewarmPanel } from "./panel.js";
 import { keyOf, savedFrom, setKnown, state } from "./state.js";
 import { Measure, timed } from "./timing.js";
 
@@ -82,6 +83,7 @@ async function lookup(keys) {
   }
   timed(Measure.SAVED_SHOWN, () => showLookup(keys, result));
   timed(Measure.PAINT, () => paintAll(keys));
+  prewarmPanel();
 }
 
 /** Scan, look up what is new (everything, when `force` or after in-app navigation), repaint. */
