@@ -20,6 +20,7 @@ import { backgroundOf } from "../lib/palette.js";
 const { request } = createPortClient(() => chrome.runtime.connect({ name: PORT_NAME }));
 
 const EDITABLE_MARK = "papershelf:panel-editable"; // bench/page.py: click on Note → this
+const SHOWN_MARK = "papershelf:panel-shown"; // …and → a paper's notes shown
 const ACTION = "data-papershelf-action";
 
 const $ = (id) => document.getElementById(id);
@@ -109,6 +110,7 @@ function render(view) {
   if (!editing(ui.orphans)) ui.orphans.replaceChildren(...lost.map((h) => highlightItem(h, "data-papershelf-orphan")));
   ui.orphansHeading.hidden = lost.length === 0;
   ui.highlightsSection.hidden = highlights.length === 0;
+  if (!samePaper && view.bound) performance.mark(SHOWN_MARK);
   if (view.focus && view.focus.highlight) {
     const item = document.querySelector(`[data-papershelf-highlight-item="${CSS.escape(view.focus.highlight)}"], [data-papershelf-orphan="${CSS.escape(view.focus.highlight)}"]`);
     const edit = item && item.querySelector('[data-papershelf-action="edit-comment"]');
