@@ -35,11 +35,42 @@ async function panelOf(tabId) {
   return (await panels())[tabId] || null;
 }
 
-async function setPanel(tabId, panel) {
-  const all = await panels();
-  if (panel) all[tabId] = panel;
-  else delete all[tabId];
-  await sessionStorage.set(PANELS_KEY, all);
+/** What a panel shows when it shows no paper. */
+const NO_PAPER = Object.freeze({ key: null, title: "", paper: null, paper_id: null, orphans: [], focus: null, noteIds: [], highlightIds: [] });
+
+let changes = Promise.resolve();
+
+/**
+ * Change the state of tab `tabId`'s panel: `fn(panel or null)` returns the new state, null to
+ * forget it, or undefined to leave it. One change at a time (requests of the content script and
+ * the panel arrive together: a claim and an open must not undo each other). Resolves with the
+ * state after the change.
+ */
+function change(tabId, fn) {
+  const run = changes.then(async () => {
+    const all = await panels();
+    const next = fn(all[tabId] || null);
+    if (next === undefined) return all[tabId] || null;
+    if (next) all[tabId] = next;
+    else delete all[tabId];
+    await sessionStorage.set(PANELS_KEY, all);
+    return next;
+  });
+  changes = run.catch(() => {});
+  return run;
+}
+
+/** Change the tab's panel with `fn` if it still shows paper `key` in the same frame (a request may
+ * have waited on the server while the content script opened another paper or closed it); null
+ * when it does not. */
+async function updatePanel(tabId, { key, frameId }, fn) {
+  let same = false;
+  await change(tabId, (panel) => {
+    if (!panel || panel.key !== key || panel.frameId !== frameId) return undefined;
+    same = true;
+    return fn({ ...panel });
+  });
+  return same;
 }
 
 function refused(message) {
@@ -49,16 +80,6 @@ function refused(message) {
 function newTicket() {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/** Change the tab's panel with `fn` if it still shows paper `key` (a request may have waited on the
- * server while the content script opened another paper or closed it). */
-async function updatePanel(tabId, key, fn) {
-  const panel = await panelOf(tabId);
-  if (!panel || panel.key !== key) return null;
-  fn(panel);
-  await setPanel(tabId, panel);
-  return panel;
 }
 
 /** The tab's panel when `sender` is its claimed frame (else null). */
@@ -80,23 +101,20 @@ export function remember(key, paper) {
   if (key && paper) lastSeen.set(key, { notes: paper.notes || [], highlights: paper.highlights || [], citation_key: paper.citation_key });
 }
 
-/** The content script made (or remade) its panel frame: a ticket for that frame to claim. */
+/** The content script made a panel frame (on a new page, or anew): a ticket for that frame to
+ * claim. Whatever frame and paper the tab had before are forgotten. */
 export async function panelTicket(_payload, sender) {
-  const tabId = sender.tab.id;
-  const panel = (await panelOf(tabId)) || { frameId: null, key: null };
-  panel.ticket = newTicket();
-  panel.pageFrameId = sender.frameId;
-  await setPanel(tabId, panel);
+  const panel = await change(sender.tab.id, () => ({ ...NO_PAPER, frameId: null, ticket: newTicket(), pageFrameId: sender.frameId }));
   return { ticket: panel.ticket };
 }
 
 /** A panel frame hands in its tab's ticket: from now on it is that tab's panel. */
 export async function claimPanel({ ticket }, sender) {
-  const panel = sender.tab ? await panelOf(sender.tab.id) : null;
-  if (!panel || !panel.ticket || typeof ticket !== "string" || ticket !== panel.ticket) throw refused("Not this tab's panel.");
-  panel.ticket = null; // once
-  panel.frameId = sender.frameId;
-  await setPanel(sender.tab.id, panel);
+  if (!sender.tab) throw refused("Not this tab's panel.");
+  await change(sender.tab.id, (panel) => {
+    if (!panel || !panel.ticket || typeof ticket !== "string" || ticket !== panel.ticket) throw refused("Not this tab's panel.");
+    return { ...panel, ticket: null, frameId: sender.frameId }; // the ticket works once
+  });
   ringPanels(sender.tab.id, sender.frameId);
   return {};
 }
@@ -104,9 +122,9 @@ export async function claimPanel({ ticket }, sender) {
 /** The content script asks: show paper `key` in the tab's panel. */
 export async function openPanel({ key, paper, paper_id, orphans, focus }, sender) {
   if (typeof key !== "string" || !key) throw Object.assign(new Error("open-panel: a paper key is needed"), { code: "invalid" });
-  const tabId = sender.tab.id;
-  const panel = (await panelOf(tabId)) || { frameId: null, ticket: null };
-  Object.assign(panel, {
+  const panel = await change(sender.tab.id, (prev) => ({
+    ...(prev || { frameId: null, ticket: null }),
+    ...NO_PAPER,
     pageFrameId: sender.frameId,
     key,
     title: (paper && typeof paper.title === "string" && paper.title) || key,
@@ -114,24 +132,23 @@ export async function openPanel({ key, paper, paper_id, orphans, focus }, sender
     paper_id: paper_id || null,
     orphans: (Array.isArray(orphans) ? orphans : []).slice(0, ORPHANS_MAX).map(String),
     focus: focus && focus.highlight != null ? { highlight: String(focus.highlight) } : null,
-    noteIds: [],
-    highlightIds: [],
-  });
-  await setPanel(tabId, panel);
-  if (panel.frameId != null) ringPanels(tabId, panel.frameId);
+  }));
+  if (panel.frameId != null) ringPanels(sender.tab.id, panel.frameId);
   return {};
 }
 
 /** Close the tab's panel: the content script (Note clicked again) or the panel itself (Escape, ×). */
 export async function closePanel(_payload, sender, fromPanel) {
   if (!sender.tab) return {};
-  const panel = fromPanel ? await claimedBy(sender) : await panelOf(sender.tab.id);
-  if (!panel) return {};
-  const wasOpen = Boolean(panel.key);
-  Object.assign(panel, { key: null, title: "", paper: null, paper_id: null, orphans: [], focus: null, noteIds: [], highlightIds: [] });
-  await setPanel(sender.tab.id, panel);
-  if (panel.frameId != null) ringPanels(sender.tab.id, panel.frameId); // the panel forgets what it showed
-  if (fromPanel && wasOpen) tellPage(sender.tab.id, panel.pageFrameId, MessageType.PANEL_CLOSED, {});
+  let closed = null;
+  await change(sender.tab.id, (panel) => {
+    if (!panel || (fromPanel && panel.frameId !== sender.frameId)) return undefined;
+    closed = panel;
+    return { ...panel, ...NO_PAPER };
+  });
+  if (!closed) return {};
+  if (closed.frameId != null) ringPanels(sender.tab.id, closed.frameId); // the panel forgets what it showed
+  if (fromPanel && closed.key) tellPage(sender.tab.id, closed.pageFrameId, MessageType.PANEL_CLOSED, {});
   return {};
 }
 
@@ -188,11 +205,12 @@ export async function panelState(_payload, sender) {
   }
   // What this panel may change from now on: the notes and highlights it was shown. A focus
   // request is carried out once.
-  const current = await updatePanel(frame.tabId, binding.key, (panel) => {
-    panel.noteIds = view.notes.filter((n) => !n.queued).map((n) => n.id);
-    panel.highlightIds = view.highlights.filter((h) => !h.queued).map((h) => h.id);
-    panel.focus = null;
-  });
+  const current = await updatePanel(frame.tabId, binding, (panel) => ({
+    ...panel,
+    noteIds: view.notes.filter((n) => !n.queued).map((n) => n.id),
+    highlightIds: view.highlights.filter((h) => !h.queued).map((h) => h.id),
+    focus: null,
+  }));
   if (!current) return { frame, bound: false, stale: true }; // another paper now: the doorbell rang
   // The page's bar shows counts: tell it how many notes there are now (never what they say).
   const patch = { note_count: view.notes.length };
@@ -213,9 +231,7 @@ export async function addNote({ body }, sender) {
     key: binding.key,
   });
   if (r.paper && r.paper.id !== binding.paper_id) {
-    await updatePanel(sender.tab.id, binding.key, (panel) => {
-      panel.paper_id = r.paper.id;
-    });
+    await updatePanel(sender.tab.id, binding, (panel) => ({ ...panel, paper_id: r.paper.id }));
   }
   return { status: r.status };
 }
@@ -236,9 +252,7 @@ export async function removeNote({ id }, sender) {
   const binding = await boundTo(sender);
   mustBeShown(binding.noteIds, id, "note");
   await deleteNote(id);
-  await updatePanel(sender.tab.id, binding.key, (panel) => {
-    panel.noteIds = panel.noteIds.filter((n) => n !== String(id));
-  });
+  await updatePanel(sender.tab.id, binding, (panel) => ({ ...panel, noteIds: panel.noteIds.filter((n) => n !== String(id)) }));
   return {};
 }
 
@@ -259,5 +273,5 @@ export async function paperBibtex(_payload, sender) {
 
 /** A tab was closed: forget its panel. */
 export async function forgetTab(tabId) {
-  if (await panelOf(tabId)) await setPanel(tabId, null);
+  await change(tabId, (panel) => (panel ? null : undefined));
 }

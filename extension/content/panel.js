@@ -28,7 +28,7 @@ function setExpanded(element, expanded) {
   if (button) button.setAttribute("aria-expanded", expanded ? "true" : "false");
 }
 
-/** The panel's frame, made once per page and kept (hidden) between uses: reopening is instant. */
+/** Drop the panel's frame (the next Note makes a new one). */
 function discardFrame(frame) {
   const p = state.panel;
   if (!p || p.frame !== frame) return;
@@ -54,6 +54,7 @@ async function sendTicket(frame) {
   if (frame.contentWindow) frame.contentWindow.postMessage({ papershelfTicket: ticket }, EXTENSION_ORIGIN);
 }
 
+/** The panel's frame, made once per page and kept (hidden) between uses: reopening is instant. */
 function ensureFrame() {
   const p = state.panel;
   if (p && p.host.isConnected && p.frame.parentNode === p.host) return p;
@@ -76,11 +77,16 @@ function ensureFrame() {
       discardFrame(frame);
       return;
     }
-    sendTicket(frame);
-    if (isPanelOpen() && state.panel.frame === frame) focusFrame(frame); // opened while it loaded
+    const openedWhileLoading = () => isPanelOpen() && state.panel.frame === frame;
+    if (openedWhileLoading()) focusFrame(frame);
+    // A new frame's ticket makes the worker forget what the tab's panel showed (another page's
+    // paper): a paper opened while this frame loaded is opened again once the ticket is out.
+    sendTicket(frame).then(() => {
+      if (openedWhileLoading()) bind(state.panel, state.panel.element, state.panel.focus).catch(() => {});
+    });
   });
   (document.body || document.documentElement).append(host);
-  state.panel = { host, frame, element: null, key: null, orphans: "" };
+  state.panel = { host, frame, element: null, key: null, focus: null, orphans: "" };
   return state.panel;
 }
 
@@ -129,6 +135,7 @@ export function openPanel(element, { focus = null } = {}) {
   if (p.element && p.element !== element) setExpanded(p.element, false);
   p.element = element;
   p.key = d.key;
+  p.focus = focus;
   p.host.hidden = false;
   setExpanded(element, true);
   bind(p, element, focus).catch((err) => {

@@ -432,6 +432,30 @@ def test_a_frame_the_page_navigated_is_never_shown_as_the_panel(connected):
     assert_private(page, NOTE, COMMENT)
 
 
+def panel_document_text(page):
+    """The text of the tab's panel frame (hidden or not), read by the test, not by the page."""
+    frame = next((f for f in page.frames if f.url.endswith("/panel/panel.html")), None)
+    return frame.evaluate("() => document.body.textContent") if frame else None
+
+
+def test_the_next_page_in_the_tab_starts_with_an_empty_panel(connected):
+    context, _sw, server = connected
+    target = PAPERS[8]
+    seed(server, target)
+    page = hostile_page(context)
+    open_notes(page, target["arxiv_id"]).locator("[data-papershelf-note-body]", has_text=NOTE).wait_for()
+    page.goto(f"https://arxiv.org/abs/{PAPERS[0]['arxiv_id']}")
+    page.wait_for_selector('[data-papershelf-paper] [data-papershelf-action="save"]')
+    wait_until(lambda: "Open a paper's notes" in (panel_document_text(page) or ""),
+               what="the new page's panel made and claimed")
+    page.wait_for_timeout(300)
+    assert NOTE not in panel_document_text(page), "the last page's notes followed the tab"
+    assert not panel_open(page)
+    frame = open_notes(page, PAPERS[0]["arxiv_id"])
+    frame.locator("#paper-title", has_text=PAPERS[0]["title"][:20]).wait_for()
+    assert frame.locator("[data-papershelf-note]").count() == 0
+
+
 def test_the_page_cannot_message_the_extension(connected):
     context, sw, server = connected
     ext_id = sw.url.split("/")[2]
