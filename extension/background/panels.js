@@ -15,7 +15,7 @@
  */
 
 import { MessageType } from "../lib/messages.js";
-import { ItemKind, exportLibrary, getPaper, updateHighlight, updateNote, deleteNote } from "./sender.js";
+import { ItemKind, client, deleteNote, exportLibrary, getPaper, lookupPapers, updateHighlight, updateNote } from "./sender.js";
 import { outbox, sendOrQueue } from "./outbox.js";
 import { ringPanels, tellPage } from "./notify.js";
 import { sessionStorage } from "./storage.js";
@@ -98,7 +98,7 @@ async function boundTo(sender) {
 
 /** Remember what the server said of a paper (the lookup and the panel both ask it). */
 export function remember(key, paper) {
-  if (key && paper) lastSeen.set(key, { notes: paper.notes || [], highlights: paper.highlights || [], citation_key: paper.citation_key });
+  if (key && paper) lastSeen.set(key, { id: paper.id, notes: paper.notes || [], highlights: paper.highlights || [], citation_key: paper.citation_key });
 }
 
 /** The content script made a panel frame (on a new page, or anew): a ticket for that frame to
@@ -173,16 +173,16 @@ export async function panelState(_payload, sender) {
     focus: binding.focus,
     error: "",
   };
-  let server = null;
-  if (binding.paper_id) {
-    try {
-      server = await getPaper(binding.paper_id);
-      remember(binding.key, server);
-    } catch (err) {
-      view.error = err.code === "unreachable" ? "The server is not reachable: this is what was last seen." : err.message;
-      server = lastSeen.get(binding.key) || null;
-    }
+  let server;
+  try {
+    // A paper the page did not know saved (or that a note in the outbox saved since) is looked up.
+    server = binding.paper_id ? await getPaper(binding.paper_id) : (await lookupPapers(await client(), [binding.key]))[binding.key] || null;
+    if (server) remember(binding.key, server);
+  } catch (err) {
+    view.error = err.code === "unreachable" ? "The server is not reachable: this is what was last seen." : err.message;
+    server = lastSeen.get(binding.key) || null;
   }
+  if (server && server.id != null) view.paper_id = server.id;
   const orphans = new Set(binding.orphans);
   if (server) {
     view.citation_key = server.citation_key || null;
@@ -207,6 +207,7 @@ export async function panelState(_payload, sender) {
   // request is carried out once.
   const current = await updatePanel(frame.tabId, binding, (panel) => ({
     ...panel,
+    paper_id: view.paper_id || panel.paper_id,
     noteIds: view.notes.filter((n) => !n.queued).map((n) => n.id),
     highlightIds: view.highlights.filter((h) => !h.queued).map((h) => h.id),
     focus: null,
@@ -214,7 +215,7 @@ export async function panelState(_payload, sender) {
   if (!current) return { frame, bound: false, stale: true }; // another paper now: the doorbell rang
   // The page's bar shows counts: tell it how many notes there are now (never what they say).
   const patch = { note_count: view.notes.length };
-  if (server && !view.error) Object.assign(patch, { status: "saved", paper_id: binding.paper_id, citation_key: view.citation_key });
+  if (server && !view.error && view.paper_id) Object.assign(patch, { status: "saved", paper_id: view.paper_id, citation_key: view.citation_key });
   tellPage(frame.tabId, binding.pageFrameId, MessageType.PAPER_UPDATE, { key: binding.key, patch });
   return view;
 }

@@ -560,6 +560,31 @@ def test_notes_can_be_edited_and_deleted_from_the_page(connected):
     wait_until(lambda: status_text.inner_text() == "1 note", what="the bar's count")
 
 
+def test_note_while_server_down_waits_in_the_panel_and_arrives_once(connected):
+    context, sw, server = connected
+    page = context.new_page()
+    page.goto(TOPIC_URL)
+    wait_marked(page)
+    target = PAPERS[9]
+    server.stop()
+    frame = open_notes(page, target["arxiv_id"])
+    frame.locator("textarea[data-papershelf-note-input]").fill("written offline")
+    frame.locator('[data-papershelf-action="save-note"]').click()
+    frame.locator("#note-msg", has_text="Queued").wait_for()
+    waiting = frame.locator("[data-papershelf-note]", has_text="written offline")
+    assert "Waiting for the server" in waiting.inner_text()
+    assert sw.evaluate("() => chrome.action.getBadgeText({})") == "1"
+    server.start()
+    sw.evaluate("() => papershelf.flush({force: true})")  # what the alarm does
+    (p,) = wait_until(server.papers, what="the paper to arrive")
+    assert p["arxiv_id"] == target["arxiv_id"]
+    wait_until(lambda: "Waiting" not in waiting.inner_text(), what="the panel to show it sent")
+    sw.evaluate("() => papershelf.flush({force: true})")
+    status, full = server.call("GET", f"/api/papers/{p['id']}")
+    assert [n["body"] for n in full["notes"]] == ["written offline"]
+    wait_saved(page, target["arxiv_id"])
+
+
 def test_server_dying_in_a_burst_of_saves_loses_nothing_and_doubles_nothing(connected):
     """12 quick saves; the server is killed (SIGKILL) after the fifth click, mid-flight; the rest
     queue. Once it is back, each of the 12 is stored exactly once and the outbox is empty."""
