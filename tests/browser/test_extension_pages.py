@@ -2,11 +2,19 @@
 note, keep working through re-renders and server outages."""
 
 import re
-import time
 
 import pytest
 
-from conftest import LATE_URL, LIST_URL, TOPIC_URL, expected_papers
+from conftest import (
+    LATE_URL,
+    LIST_URL,
+    TOPIC_URL,
+    expected_papers,
+    notes_frame,
+    open_notes,
+    wait_saved,
+    wait_until,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -22,39 +30,11 @@ def save_button(page, arxiv_id):
     return paper(page, arxiv_id).locator('[data-papershelf-action="save"]')
 
 
-def wait_saved(page, arxiv_id):
-    page.wait_for_selector(
-        f'[data-papershelf-paper="{arxiv_id}"] [data-papershelf-action="save"][aria-pressed="true"]')
-
-
 def wait_marked(page, count=None):
     page.wait_for_selector('[data-papershelf-paper] [data-papershelf-action="save"]')
     if count is not None:
         page.wait_for_function(
             "n => document.querySelectorAll('[data-papershelf-paper]').length === n", arg=count)
-
-
-def notes_frame(page):
-    """The notes panel: an extension page in the page's frame (its document is not the page's)."""
-    return page.frame_locator("iframe[data-papershelf-frame]")
-
-
-def open_notes(page, arxiv_id):
-    """Click Note on the paper (a trusted click) and wait for its panel to be ready."""
-    paper(page, arxiv_id).locator('[data-papershelf-action="note"]').click()
-    frame = notes_frame(page)
-    frame.locator("textarea[data-papershelf-note-input]").wait_for()
-    return frame
-
-
-def wait_until(predicate, timeout=10.0, what="condition"):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 COUNT_LOOKUPS = """() => {

@@ -8,11 +8,10 @@ The user's own actions are Playwright's, which are trusted input events, as a re
 """
 
 import json
-import time
 
 import pytest
 
-from conftest import TOPIC_URL, expected_papers
+from conftest import TOPIC_URL, expected_papers, notes_frame, open_notes, wait_saved, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -200,16 +199,6 @@ HOSTILE = r"""
 """
 
 
-def wait_until(predicate, timeout=10.0, what="condition"):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
 def hostile_page(context, url=TOPIC_URL):
     page = context.new_page()
     page.add_init_script(HOSTILE)
@@ -219,25 +208,8 @@ def hostile_page(context, url=TOPIC_URL):
     return page
 
 
-def wait_saved(page, arxiv_id):
-    page.wait_for_selector(f'[data-papershelf-paper="{arxiv_id}"] '
-                           '[data-papershelf-action="save"][aria-pressed="true"]')
-
-
 def paper_el(page, arxiv_id):
     return page.locator(f'[data-papershelf-paper="{arxiv_id}"]').first
-
-
-def notes_frame(page):
-    return page.frame_locator("iframe[data-papershelf-frame]")
-
-
-def open_notes(page, arxiv_id):
-    """The user clicks Note (a trusted click) and the panel is ready."""
-    paper_el(page, arxiv_id).locator('[data-papershelf-action="note"]').click()
-    frame = notes_frame(page)
-    frame.locator("textarea[data-papershelf-note-input]").wait_for()
-    return frame
 
 
 def panel_open(page):
@@ -433,9 +405,14 @@ def test_a_frame_the_page_navigated_is_never_shown_as_the_panel(connected):
 
 
 def panel_document_text(page):
-    """The text of the tab's panel frame (hidden or not), read by the test, not by the page."""
-    frame = next((f for f in page.frames if f.url.endswith("/panel/panel.html")), None)
-    return frame.evaluate("() => document.body.textContent") if frame else None
+    """The text of the tab's panel frame (hidden or not), read by the test, not by the page. (Found
+    from its element: Playwright may list a hidden extension frame without its URL for a while.)"""
+    element = page.query_selector("iframe[data-papershelf-frame]")
+    frame = element.content_frame() if element else None
+    try:
+        return frame.evaluate("() => document.body ? document.body.textContent : ''") if frame else None
+    except Exception:  # between two documents
+        return None
 
 
 def test_the_next_page_in_the_tab_starts_with_an_empty_panel(connected):
