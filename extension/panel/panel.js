@@ -169,6 +169,17 @@ async function deleteNote(del, msg, note) {
   }
 }
 
+/** In an editor, Escape leaves it (not the panel) and Ctrl+Enter saves. */
+function editorKeys(area, save, leave) {
+  area.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape") {
+      ev.stopPropagation();
+      leave();
+    }
+    if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) save.click();
+  });
+}
+
 function editNote(li, note) {
   const area = el("textarea", { rows: "4", "data-editing": "", "aria-label": "Edit note" });
   area.value = note.body;
@@ -184,13 +195,7 @@ function editNote(li, note) {
     if (focusEdit) fresh.querySelector(`[${ACTION}="edit-note"]`).focus();
   };
   cancel.addEventListener("click", () => done(true));
-  area.addEventListener("keydown", (ev) => {
-    if (ev.key === "Escape") {
-      ev.stopPropagation();
-      done(true);
-    }
-    if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) save.click();
-  });
+  editorKeys(area, save, () => done(true));
   save.addEventListener("click", async () => {
     save.disabled = true;
     try {
@@ -266,13 +271,7 @@ function editComment(li, h, attr) {
     if (again) again.focus();
   };
   cancel.addEventListener("click", done);
-  area.addEventListener("keydown", (ev) => {
-    if (ev.key === "Escape") {
-      ev.stopPropagation();
-      done();
-    }
-    if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) save.click();
-  });
+  editorKeys(area, save, done);
   save.addEventListener("click", async () => {
     save.disabled = true;
     try {
