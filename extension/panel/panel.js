@@ -84,6 +84,21 @@ function editing(list) {
   return Boolean(list.querySelector("[data-editing]"));
 }
 
+const ITEM_ATTRS = ["data-papershelf-note", "data-papershelf-highlight-item", "data-papershelf-orphan"];
+
+/** Replace a list's items, keeping keyboard focus on the same button of the same item. */
+function redraw(list, items) {
+  const active = document.activeElement;
+  const item = active && list.contains(active) ? active.closest("li") : null;
+  const attr = item && ITEM_ATTRS.find((a) => item.hasAttribute(a));
+  const action = active && active.getAttribute(ACTION);
+  list.replaceChildren(...items);
+  if (!attr) return;
+  const again = list.querySelector(`li[${attr}="${CSS.escape(item.getAttribute(attr))}"]`);
+  const target = again && (again.querySelector(`[${ACTION}="${CSS.escape(action || "")}"]`) || again.querySelector("button"));
+  if (target) target.focus();
+}
+
 function render(view) {
   const samePaper = shown.bound && view.bound && shown.key === view.key;
   if (!samePaper) {
@@ -101,13 +116,13 @@ function render(view) {
   ui.cite.hidden = !(view.bound && view.paper_id && view.citation_key);
   say(ui.key, view.citation_key || "");
   const notes = view.notes || [];
-  if (!editing(ui.notes)) ui.notes.replaceChildren(...notes.map(noteItem));
+  if (!editing(ui.notes)) redraw(ui.notes, notes.map(noteItem));
   ui.noNotes.hidden = !view.bound || notes.length > 0;
   const highlights = view.highlights || [];
   const placed = highlights.filter((h) => !h.orphan);
   const lost = highlights.filter((h) => h.orphan);
-  if (!editing(ui.highlights)) ui.highlights.replaceChildren(...placed.map((h) => highlightItem(h, "data-papershelf-highlight-item")));
-  if (!editing(ui.orphans)) ui.orphans.replaceChildren(...lost.map((h) => highlightItem(h, "data-papershelf-orphan")));
+  if (!editing(ui.highlights)) redraw(ui.highlights, placed.map((h) => highlightItem(h, "data-papershelf-highlight-item")));
+  if (!editing(ui.orphans)) redraw(ui.orphans, lost.map((h) => highlightItem(h, "data-papershelf-orphan")));
   ui.orphansHeading.hidden = lost.length === 0;
   ui.highlightsSection.hidden = highlights.length === 0;
   if (!samePaper && view.bound) performance.mark(SHOWN_MARK);

@@ -546,6 +546,18 @@ def test_keyboard_opens_types_and_closes_the_panel(connected):
     page.keyboard.type("typed with the keyboard")
     page.keyboard.press("Control+Enter")
     frame.locator("[data-papershelf-note-body]", has_text="typed with the keyboard").wait_for()
+    # Back to the note's Edit button, edit it, save with Ctrl+Enter: focus stays on Edit.
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Shift+Tab")
+    edit = frame.locator('[data-papershelf-note] [data-papershelf-action="edit-note"]')
+    assert edit.evaluate("b => document.activeElement === b")
+    page.keyboard.press("Enter")
+    page.keyboard.press("End")
+    page.keyboard.type(", then edited")
+    page.keyboard.press("Control+Enter")
+    frame.locator("[data-papershelf-note-body]", has_text="then edited").wait_for()
+    page.wait_for_timeout(300)  # the panel reloads its state after a change
+    assert edit.evaluate("b => document.activeElement === b"), "focus kept on the note's Edit"
     assert page.evaluate("() => window.__spy.keys") == []
     page.keyboard.press("Escape")
     wait_until(lambda: not panel_open(page), what="closed")
@@ -555,7 +567,7 @@ def test_keyboard_opens_types_and_closes_the_panel(connected):
         e.getAttribute('aria-label') || (e.labels && e.labels[0] && e.labels[0].textContent) ||
         e.textContent.trim())""")
     assert all(n and n.strip() for n in names), names
-    assert [n for _, n in server_state(server)[0]["notes"]] == ["typed with the keyboard"]
+    assert [n for _, n in server_state(server)[0]["notes"]] == ["typed with the keyboard, then edited"]
 
 
 def test_copy_key_and_copy_bibtex_from_the_panel(connected):
