@@ -18,7 +18,7 @@ import { MessageType } from "../lib/messages.js";
 import { ItemKind, client, deleteNote, exportLibrary, getPaper, lookupPapers, updateHighlight, updateNote } from "./sender.js";
 import { outbox, sendOrQueue } from "./outbox.js";
 import { ringPanels, tellPage } from "./notify.js";
-import { sessionStorage } from "./storage.js";
+import { sessionStore } from "./storage.js";
 
 const PANELS_KEY = "panels";
 const ORPHANS_MAX = 1000;
@@ -28,7 +28,7 @@ const lastSeen = new Map();
 
 /** tabId → {frameId, ticket, pageFrameId, key, title, paper, paper_id, orphans, focus, noteIds, highlightIds} */
 async function panels() {
-  return (await sessionStorage.get(PANELS_KEY)) || {};
+  return (await sessionStore.get(PANELS_KEY)) || {};
 }
 
 async function panelOf(tabId) {
@@ -53,7 +53,7 @@ function change(tabId, fn) {
     if (next === undefined) return all[tabId] || null;
     if (next) all[tabId] = next;
     else delete all[tabId];
-    await sessionStorage.set(PANELS_KEY, all);
+    await sessionStore.set(PANELS_KEY, all);
     return next;
   });
   changes = run.catch(() => {});

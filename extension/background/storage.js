@@ -2,7 +2,7 @@
  * chrome.storage as the worker uses it, with what the worker wrote or read kept in memory: a save
  * must turn into "Saved" within 50 ms, and each storage round trip costs a few. `storage` is
  * chrome.storage.local (settings, the outbox, recent saves): only the worker writes its keys;
- * settings written by the options page arrive through rememberChanges. `sessionStorage` is
+ * settings written by the options page arrive through rememberChanges. `sessionStore` is
  * chrome.storage.session, which outlives a stopped worker but not the browser, and which content
  * scripts cannot read: the notes panels' bindings.
  */
@@ -23,7 +23,7 @@ function memoized(area) {
 }
 
 export const storage = memoized(() => chrome.storage.local);
-export const sessionStorage = memoized(() => chrome.storage.session);
+export const sessionStore = memoized(() => chrome.storage.session);
 
 /** chrome.storage.onChanged: keep the memory in step with what others wrote. */
 export function rememberChanges(changes, area) {
