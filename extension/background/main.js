@@ -1,13 +1,16 @@
 /**
  * The background service worker's entry: the only part of the extension that talks to the
  * papershelf server and the only holder of the token. Wiring only, on the first turn as a
- * service worker must: router.js answers messages, sender.js talks to the server, outbox.js keeps
- * what could not be sent (retried by chrome.alarms, counted on the badge), tabs.js acts on the
- * active tab, storage.js is chrome.storage.local as the worker sees it.
+ * service worker must: router.js answers messages (checking who sent them), sender.js talks to the
+ * server, outbox.js keeps what could not be sent (retried by chrome.alarms, counted on the badge),
+ * panels.js serves the notes panels, tabs.js acts on the active tab, storage.js is
+ * chrome.storage as the worker sees it. No onMessageExternal / onConnectExternal, and no
+ * externally_connectable in the manifest: web pages and other extensions cannot reach it.
  */
 
-import { answerMessage, answerPort, handlers } from "./router.js";
+import { answerMessage, answerPort, handlers, route } from "./router.js";
 import { OUTBOX_ALARM, flush, outbox, showWaiting } from "./outbox.js";
+import { forgetTab } from "./panels.js";
 import { saveFocusedPaper } from "./tabs.js";
 import { rememberChanges } from "./storage.js";
 
@@ -22,9 +25,12 @@ chrome.alarms.onAlarm.addListener((alarm) => {
 chrome.commands.onCommand.addListener((command) => {
   if (command === SAVE_COMMAND) saveFocusedPaper();
 });
+chrome.tabs.onRemoved.addListener((tabId) => {
+  forgetTab(tabId);
+});
 chrome.runtime.onStartup.addListener(() => showWaiting());
 chrome.runtime.onInstalled.addListener(() => showWaiting());
 
 // For tests and the worker's console: the router's table (looked up at each message, so a test
-// may wrap a handler), the outbox, and what the alarm runs.
-globalThis.papershelf = { handlers, outbox, flush };
+// may wrap a handler), route() with the sender check, the outbox, and what the alarm runs.
+globalThis.papershelf = { handlers, route, outbox, flush };

@@ -6,7 +6,7 @@
  */
 
 import { Outbox } from "../lib/outbox.js";
-import { MessageType } from "../lib/messages.js";
+import { refreshPages, ringPanels } from "./notify.js";
 import { storage } from "./storage.js";
 import { ItemKind, client, senders } from "./sender.js";
 
@@ -57,7 +57,10 @@ export async function flush({ force = false } = {}) {
   }
   const result = await outbox.flush((item) => senders[item.kind](api, item.payload, item.client_id), { force });
   await showWaiting();
-  if (result.sent.length) refreshPages();
+  if (result.sent.length) {
+    refreshPages();
+    ringPanels(); // a panel listing what waited shows it as sent
+  }
   return result;
 }
 
@@ -100,16 +103,4 @@ export async function describeOutbox() {
     })),
     failed: (await outbox.failed()).map((it) => ({ kind: it.kind, title: titleOf(it), last_error: it.last_error })),
   };
-}
-
-async function refreshPages() {
-  let tabs;
-  try {
-    tabs = await chrome.tabs.query({});
-  } catch {
-    return;
-  }
-  for (const tab of tabs) {
-    chrome.tabs.sendMessage(tab.id, { type: MessageType.REFRESH }).catch(() => {});
-  }
 }

@@ -1,38 +1,71 @@
 /**
  * The worker's one message router: one table from message type (lib/messages.js) to handler,
- * for the one-off messages of the popup and options page and the content scripts' ports alike.
- * Every message comes through route() with its sender: the one place to check who sent it (no
- * check is made yet). {type, payload} in; {ok: true, result} or {ok: false, error} out.
+ * for the one-off messages of the popup and options page and the ports of the content scripts
+ * and the notes panels alike. Every message comes through route() with its sender, which is
+ * checked here (trust.js): the extension's own pages may send any type; a content script only
+ * the types lib/messages.js lists for it, and only from a page the manifest's content-script
+ * patterns match; anyone else is refused. {type, payload} in; {ok: true, result} or
+ * {ok: false, error} out.
  */
 
 import { MessageType, PORT_NAME } from "../lib/messages.js";
-import { ItemKind, client, deleteNote, exportLibrary, lookupPapers, recentSaves, settings, testConnection, updateNote } from "./sender.js";
+import { ItemKind, client, exportLibrary, lookupPapers, recentSaves, settings, testConnection } from "./sender.js";
 import { describeOutbox, flush, flushIfWaiting, queuedSaveKeys, saveDedupeKey, sendOrQueue } from "./outbox.js";
+import {
+  addNote,
+  changeComment,
+  changeNote,
+  claimPanel,
+  closePanel,
+  openPanel,
+  panelState,
+  panelTicket,
+  paperBibtex,
+  remember,
+  removeNote,
+} from "./panels.js";
 import { saveActiveTab } from "./tabs.js";
+import { Role, extensionIdentity, mayAsk, pageSafeHighlight, pageSafePaper, senderRole } from "./trust.js";
 
-/** type → handler(payload, sender). Looked up at each message, so that a test may wrap one. */
+/** A content script's answer about a save or a highlight, with nothing private in it. */
+function forPage(r) {
+  const out = { ...r };
+  if (r.paper) out.paper = pageSafePaper(r.paper);
+  if (r.highlight) out.highlight = pageSafeHighlight(r.highlight);
+  return out;
+}
+
+/** type → handler(payload, sender, role). Looked up at each message, so that a test may wrap one. */
 export const handlers = {
   async [MessageType.LOOKUP]({ keys }) {
     const api = await client();
     await flushIfWaiting();
-    return { papers: await lookupPapers(api, keys), queued: await queuedSaveKeys() };
+    const papers = await lookupPapers(api, keys);
+    const safe = {};
+    for (const [key, p] of Object.entries(papers)) {
+      remember(key, p);
+      safe[key] = pageSafePaper(p);
+    }
+    return { papers: safe, queued: await queuedSaveKeys() };
   },
-  [MessageType.SAVE]({ key, paper }) {
-    return sendOrQueue(ItemKind.SAVE, { paper }, saveDedupeKey(key));
+  async [MessageType.SAVE]({ key, paper }) {
+    return forPage(await sendOrQueue(ItemKind.SAVE, { paper }, saveDedupeKey(key)));
   },
-  [MessageType.NOTE]({ key, paper_id, paper, body }) {
-    return sendOrQueue(ItemKind.NOTE, { paper_id, paper, paper_client_id: crypto.randomUUID(), body, key });
+  async [MessageType.HIGHLIGHT]({ key, paper_id, paper, highlight }) {
+    return forPage(await sendOrQueue(ItemKind.HIGHLIGHT, { paper_id, paper, paper_client_id: crypto.randomUUID(), highlight, key }));
   },
-  [MessageType.HIGHLIGHT]({ key, paper_id, paper, highlight }) {
-    return sendOrQueue(ItemKind.HIGHLIGHT, { paper_id, paper, paper_client_id: crypto.randomUUID(), highlight, key });
+  [MessageType.PANEL_TICKET]: panelTicket,
+  [MessageType.OPEN_PANEL]: openPanel,
+  [MessageType.CLOSE_PANEL](payload, sender, role) {
+    return closePanel(payload, sender, role === Role.EXTENSION);
   },
-  [MessageType.UPDATE_NOTE]({ id, body }) {
-    return updateNote(id, body);
-  },
-  async [MessageType.DELETE_NOTE]({ id }) {
-    await deleteNote(id);
-    return {};
-  },
+  [MessageType.CLAIM_PANEL]: claimPanel,
+  [MessageType.PANEL_STATE]: panelState,
+  [MessageType.NOTE]: addNote,
+  [MessageType.UPDATE_NOTE]: changeNote,
+  [MessageType.DELETE_NOTE]: removeNote,
+  [MessageType.UPDATE_HIGHLIGHT]: changeComment,
+  [MessageType.BIBTEX]: paperBibtex,
   async [MessageType.STATUS]() {
     const s = await settings();
     return { configured: Boolean(s.token), serverUrl: s.serverUrl, recent: await recentSaves(), ...(await describeOutbox()) };
@@ -52,12 +85,20 @@ export const handlers = {
   },
 };
 
+let identity = null;
+
 /** {type, payload} from `sender` → a promise of its answer, or null for a type nobody handles. */
 export function route(msg, sender) {
   const handler = msg && typeof msg.type === "string" && Object.hasOwn(handlers, msg.type) ? handlers[msg.type] : null;
   if (!handler) return null;
+  identity = identity || extensionIdentity();
+  const role = senderRole(sender, identity);
+  if (!mayAsk(role, msg.type)) {
+    return Promise.resolve({ ok: false, error: { message: `refused: ${msg.type} is not for this sender`, code: "forbidden", status: 0 } });
+  }
+  const payload = msg.payload && typeof msg.payload === "object" ? msg.payload : {};
   return Promise.resolve()
-    .then(() => handler(msg.payload || {}, sender))
+    .then(() => handler(payload, sender, role))
     .then(
       (result) => ({ ok: true, result }),
       (err) => ({ ok: false, error: { message: err.message || String(err), code: err.code || "", status: err.status || 0 } }),
@@ -72,14 +113,14 @@ export function answerMessage(msg, sender, sendResponse) {
   return true; // answer asynchronously
 }
 
-/** chrome.runtime.onConnect: a content script's port, {id, type, payload} in, {id, ok, …} out. */
+/** chrome.runtime.onConnect: a content script's or a panel's port, {id, type, payload} in, {id, ok, …} out. */
 export function answerPort(port) {
   if (port.name !== PORT_NAME) return;
   port.onMessage.addListener((msg) => {
     const answer = route(msg, port.sender) || Promise.resolve({ ok: false, error: { message: `unknown message ${msg && msg.type}` } });
     answer.then((res) => {
       try {
-        port.postMessage({ id: msg.id, ...res });
+        port.postMessage({ id: msg && msg.id, ...res });
       } catch {
         // the page went away
       }

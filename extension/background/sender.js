@@ -1,7 +1,7 @@
 /**
  * Talking to the papershelf server, through lib/api.js: the settings and token, a client for
  * them, one sender per kind of item (sent now or later from the outbox), the other calls the
- * router makes, and the popup's list of recent saves.
+ * router and the notes panels make, and the popup's list of recent saves.
  */
 
 import { createClient, normalizeServerUrl, DEFAULT_SERVER_URL } from "../lib/api.js";
@@ -84,9 +84,18 @@ export async function deleteNote(id) {
   await (await client()).deleteNote(id);
 }
 
-/** The library as a file: {text, filename, type}. */
-export async function exportLibrary(format) {
-  const res = await (await client()).exportFile(format);
+/** One saved paper with its notes and highlights, as the server has it now. */
+export async function getPaper(id) {
+  return (await client()).getPaper(id);
+}
+
+export async function updateHighlight(id, comment) {
+  return (await client()).updateHighlight(id, { comment });
+}
+
+/** The library (or the papers `ids`) as a file: {text, filename, type}. */
+export async function exportLibrary(format, { ids } = {}) {
+  const res = await (await client()).exportFile(format, { ids });
   if (!res.ok) throw Object.assign(new Error(`export failed: HTTP ${res.status}`), { status: res.status });
   const disposition = res.headers.get("Content-Disposition") || "";
   const m = /filename="?([^";]+)"?/.exec(disposition);

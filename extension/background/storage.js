@@ -1,24 +1,32 @@
 /**
- * chrome.storage.local as the worker uses it, with what the worker wrote or read kept in memory:
- * a save must turn into "Saved" within 50 ms, and each storage round trip costs a few. Only the
- * worker writes its keys; settings written by the options page arrive through rememberChanges.
+ * chrome.storage as the worker uses it, with what the worker wrote or read kept in memory: a save
+ * must turn into "Saved" within 50 ms, and each storage round trip costs a few. `storage` is
+ * chrome.storage.local (settings, the outbox, recent saves): only the worker writes its keys;
+ * settings written by the options page arrive through rememberChanges. `sessionStore` is
+ * chrome.storage.session, which outlives a stopped worker but not the browser, and which content
+ * scripts cannot read: the notes panels' bindings.
  */
 
-const memo = new Map();
+function memoized(area) {
+  const memo = new Map();
+  return {
+    memo,
+    async get(key) {
+      if (!memo.has(key)) memo.set(key, (await area().get(key))[key]);
+      return structuredClone(memo.get(key));
+    },
+    async set(key, value) {
+      memo.set(key, structuredClone(value));
+      await area().set({ [key]: value });
+    },
+  };
+}
 
-export const storage = {
-  async get(key) {
-    if (!memo.has(key)) memo.set(key, (await chrome.storage.local.get(key))[key]);
-    return structuredClone(memo.get(key));
-  },
-  async set(key, value) {
-    memo.set(key, structuredClone(value));
-    await chrome.storage.local.set({ [key]: value });
-  },
-};
+export const storage = memoized(() => chrome.storage.local);
+export const sessionStore = memoized(() => chrome.storage.session);
 
 /** chrome.storage.onChanged: keep the memory in step with what others wrote. */
 export function rememberChanges(changes, area) {
   if (area !== "local") return;
-  for (const [key, { newValue }] of Object.entries(changes)) memo.set(key, newValue);
+  for (const [key, { newValue }] of Object.entries(changes)) storage.memo.set(key, newValue);
 }

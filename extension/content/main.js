@@ -3,16 +3,19 @@
  * offers Highlight on a selection inside an abstract or title, and paints saved highlights.
  *
  * Loaded by content/loader.js with a dynamic import (content scripts cannot be modules). It never
- * talks to the server: every call goes to the background worker as a message {type, payload}.
- * This module only wires the roles to the page and the worker: state.js (what is known, in one
- * object), messaging.js (the port to the worker), watch.js (scan, page changes, lookup),
- * paperbar.js (Save/Note and saving), notes.js (the notes panel), toolbar.js (selection →
- * Highlight), paint.js (saved highlights), timing.js (the measures bench/page.py reads).
+ * talks to the server: every call goes to the background worker as a message {type, payload},
+ * and the worker tells it only what the page may see. Notes and comments are not here: they are
+ * in the notes panel, an extension page in a frame (panel.js opens it). This module only wires the
+ * roles to the page and the worker: state.js (what is known, in one object), messaging.js (the
+ * port to the worker), watch.js (scan, page changes, lookup), paperbar.js (Save/Note and saving),
+ * panel.js (the notes panel's frame), toolbar.js (selection → Highlight), paint.js (saved
+ * highlights), timing.js (the measures bench/page.py reads).
  */
 
 import { MessageType } from "../lib/messages.js";
 import { onPaperChange } from "./state.js";
 import { onSaveShortcut, renderPaper, saveFocused } from "./paperbar.js";
+import { onPanelClosed, onPaperChanged, onPaperUpdate } from "./panel.js";
 import { onSelectionEnd } from "./toolbar.js";
 import { onMutations, refresh, refreshAll, scheduleScan } from "./watch.js";
 
@@ -25,12 +28,26 @@ const fromWorker = {
   [MessageType.SAVE_FOCUSED]() {
     return { ok: saveFocused() };
   },
+  [MessageType.PAPER_UPDATE](payload) {
+    onPaperUpdate(payload);
+    return { ok: true };
+  },
+  [MessageType.PANEL_CLOSED]() {
+    onPanelClosed();
+    return { ok: true };
+  },
 };
+
+/** Only the worker (or our own pages) sends to a content script: not a tab, not another extension. */
+function fromOurWorker(sender) {
+  return Boolean(sender && sender.id === chrome.runtime.id && !sender.tab);
+}
 
 export function start() {
   if (window.__papershelfStarted) return;
   window.__papershelfStarted = true;
   onPaperChange(renderPaper);
+  onPaperChange(onPaperChanged);
   refresh(true);
   new MutationObserver(onMutations).observe(document.documentElement, { childList: true, subtree: true, characterData: true });
   addEventListener("popstate", () => scheduleScan());
@@ -39,9 +56,9 @@ export function start() {
     if (ev.shiftKey || ev.key.startsWith("Arrow")) onSelectionEnd(ev);
   }, true);
   document.addEventListener("keydown", onSaveShortcut, true);
-  chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
-    if (!msg || typeof msg !== "object" || !Object.hasOwn(fromWorker, msg.type)) return false;
-    sendResponse(fromWorker[msg.type]());
+  chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
+    if (!msg || typeof msg !== "object" || !Object.hasOwn(fromWorker, msg.type) || !fromOurWorker(sender)) return false;
+    sendResponse(fromWorker[msg.type](msg.payload || {}));
     return false;
   });
 }

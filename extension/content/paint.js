@@ -2,6 +2,7 @@
  * Painting saved highlights: each highlight of a paper is anchored in its field (lib/anchoring.js:
  * quote, then position, then fuzzy match) in every element that shows the paper, and painted
  * there once; what cannot be anchored anywhere is kept as an orphan (the notes panel lists it).
+ * A mark carries the highlight's id and colour only: its comment is the panel's, never the page's.
  */
 
 import { anchor, paint, textModel, unpaint } from "../lib/anchoring.js";
@@ -39,7 +40,7 @@ export function paintAll(keys) {
         const model = textModel(fieldEl);
         const at = anchor(model.text, h);
         if (at) {
-          paint(fieldEl, at.start, at.end, { id: h.id, color: h.color || DEFAULT_COLOR, title: h.comment || "", model });
+          paint(fieldEl, at.start, at.end, { id: h.id, color: h.color || DEFAULT_COLOR, model });
           placedSomewhere.add(h.id);
         } else {
           orphans.set(h.id, h);

@@ -4,14 +4,15 @@
  *
  * Light DOM cloned from one template, styled by content/page.css (one sheet for the whole page),
  * one delegated listener per bar: 600 cards must mark in well under 100 ms. A per-card shadow
- * root with its own styles cost more than all the rest; the notes panel, opened on demand, lives
- * in an open shadow root (notes.js).
+ * root with its own styles cost more than all the rest. The bar holds buttons and counts only;
+ * the notes themselves are in the panel's frame (panel.js). Only a trusted click acts: a page
+ * script that calls click() or dispatches events on the bar achieves nothing.
  */
 
 import { MessageType } from "../lib/messages.js";
 import { ACTION_ATTR, PAPER_ATTR, UI_ATTR, el } from "./dom.js";
 import { request } from "./messaging.js";
-import { fillNotesPanel, toggleNotes } from "./notes.js";
+import { togglePanel } from "./panel.js";
 import { elementsFor, infoOf, savePayloadFor, savedFrom, setKnown, state, track, untrack } from "./state.js";
 import { Measure, timed, timedAsync } from "./timing.js";
 
@@ -46,7 +47,7 @@ export function mountBar(entry, key) {
   const last = element.lastElementChild;
   if (last && last.textContent.length > 400) element.insertBefore(bar, last);
   else element.appendChild(bar);
-  state.decorated.set(element, { entry, key, bar, panel: null, fields: null });
+  state.decorated.set(element, { entry, key, bar, fields: null });
   track(key, element);
   if (state.known.has(key)) renderBar(element);
 }
@@ -62,12 +63,13 @@ export function unmountBar(element) {
 
 function onBarClick(ev) {
   ev.stopPropagation(); // our clicks are not the page's (e.g. a row's "select" handler)
+  if (!ev.isTrusted) return; // the page's own script clicked: not the user
   const button = ev.target.closest && ev.target.closest(`[${ACTION_ATTR}]`);
-  if (!button || button.closest(".panel")) return;
+  if (!button) return;
   const element = ev.currentTarget.parentElement;
   const action = button.getAttribute(ACTION_ATTR);
   if (action === "save") savePaper(element);
-  else if (action === "note") toggleNotes(element);
+  else if (action === "note") togglePanel(element);
 }
 
 function saveLabel(status) {
@@ -102,10 +104,8 @@ function renderBar(element) {
     save.removeAttribute("data-papershelf-completed");
   }
   const orphans = (info.orphans && info.orphans.size) || 0;
-  const notes = (info.notes && info.notes.length) || 0;
-  status.textContent = [plural(notes, "note"), plural(orphans, "unplaced highlight")].filter(Boolean).join(" · ");
+  status.textContent = [plural(info.note_count || 0, "note"), plural(orphans, "unplaced highlight")].filter(Boolean).join(" · ");
   if (info.error) status.textContent = info.error;
-  if (d.panel) fillNotesPanel(element, d.panel);
 }
 
 /** Render every element that shows paper `key`. */
@@ -130,7 +130,7 @@ async function savePaper(element) {
       const prev = infoOf(d.key);
       setKnown(d.key, {
         ...savedFrom(r.paper),
-        notes: r.paper.notes || prev.notes || [],
+        note_count: r.paper.note_count || prev.note_count || 0,
         highlights: r.paper.highlights || prev.highlights || [],
       });
     }
@@ -164,6 +164,7 @@ export function saveFocused() {
 
 /** keydown: Alt+Shift+S, when the browser does not route the extension command. */
 export function onSaveShortcut(ev) {
+  if (!ev.isTrusted) return;
   if (ev.altKey && ev.shiftKey && !ev.ctrlKey && !ev.metaKey && ev.code === "KeyS") {
     if (saveFocused()) ev.preventDefault();
   }

@@ -1,17 +1,18 @@
 /**
  * The page's state, in one object: what is known of each paper (by key: arXiv id or URL), which
- * elements show it, what was looked up and painted, and the highlight toolbar with the selection
- * it offers. Small functions read and change it. A change to a paper's info is announced to the
+ * elements show it, what was looked up and painted, the highlight toolbar with the selection it
+ * offers, and the notes panel's frame. Small functions read and change it. Nothing here is a
+ * note's or a comment's text: the worker tells the page only counts and where highlights go. A change to a paper's info is announced to the
  * onPaperChange listeners (main.js wires the paper bar to it): state knows nothing of rendering.
  */
 
 import { describePaper, paperFields, toSavePayload } from "../lib/adapters.js";
 
 export const state = {
-  /** key → {status: "saved"|"queued"|"saving"|"unsaved", paper_id, citation_key, notes,
-   *  highlights, orphans?: Map, completed?, error?} */
+  /** key → {status: "saved"|"queued"|"saving"|"unsaved", paper_id, citation_key, note_count,
+   *  highlights (without comments), orphans?: Map, completed?, error?} */
   known: new Map(),
-  /** paper element → {entry, key, bar, panel, fields}: the elements we decorated. */
+  /** paper element → {entry, key, bar, fields}: the elements we decorated. */
   decorated: new Map(),
   /** key → Set of elements showing that paper (a List-view row and the detail panel, say). */
   byKey: new Map(),
@@ -23,6 +24,8 @@ export const state = {
   toolbar: null,
   /** The selection the toolbar offers to highlight: {element, field, selector, rect}. */
   selection: null,
+  /** The notes panel once made: {host, frame, element, key, orphans} (content/panel.js). */
+  panel: null,
 };
 
 export function keyOf(entry) {
@@ -71,7 +74,7 @@ export function savedFrom(paper) {
   return { status: "saved", paper_id: paper.id, citation_key: paper.citation_key };
 }
 
-/** Notes and highlights that wait in the worker's outbox are shown under a provisional id. */
+/** Highlights that wait in the worker's outbox are painted under a provisional id. */
 export function queuedId(clientId) {
   return `queued-${clientId}`;
 }

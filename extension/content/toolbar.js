@@ -1,7 +1,10 @@
 /**
  * The highlight toolbar: a selection inside a paper's abstract or title offers the palette's
- * colours, an optional comment and Highlight, which saves the highlight (and the paper, when it
- * was not saved) and paints it. In an open shadow root at the end of the body.
+ * colours, Highlight, which saves the highlight (and the paper, when it was not saved) and paints
+ * it, and Comment…, which does the same and opens the notes panel on the new highlight's comment.
+ * The comment is written in the panel's frame, never in the page. In an open shadow root at the
+ * end of the body; it answers trusted events only (a page script's click() or dispatched event
+ * is not the user).
  */
 
 import { describeRange, offsetsFromRange, textModel } from "../lib/anchoring.js";
@@ -10,6 +13,7 @@ import { DEFAULT_COLOR, PALETTE } from "../lib/palette.js";
 import { ACTION_ATTR, PAPER_ATTR, UI_ATTR, adoptStyles, el, keepKeysFromPage } from "./dom.js";
 import { request } from "./messaging.js";
 import { paintAll } from "./paint.js";
+import { openPanel } from "./panel.js";
 import { fieldsOf, infoOf, queuedId, savePayloadFor, savedFrom, setKnown, state } from "./state.js";
 import { TOOLBAR_CSS } from "./styles.js";
 
@@ -48,37 +52,37 @@ function ensureToolbar() {
   for (const { name, background } of PALETTE) {
     const b = el("button", { type: "button", class: "swatch", role: "radio", "aria-checked": name === DEFAULT_COLOR ? "true" : "false", "data-color": name, title: name, "aria-label": name });
     b.style.background = background;
-    b.addEventListener("click", () => {
+    b.addEventListener("click", (ev) => {
+      if (!ev.isTrusted) return;
       for (const s of colors.children) s.setAttribute("aria-checked", s === b ? "true" : "false");
     });
     colors.append(b);
   }
-  const comment = el("input", { type: "text", class: "comment", placeholder: "Comment (optional)", "aria-label": "Comment", maxlength: "2000" });
   const go = el("button", { type: "button", [ACTION_ATTR]: "highlight" }, "Highlight");
-  box.append(colors, comment, go);
+  const withComment = el("button", { type: "button", class: "secondary", [ACTION_ATTR]: "highlight-comment", "aria-label": "Highlight and add a comment" }, "Comment…");
+  box.append(colors, go, withComment);
   root.append(box);
   // Keep the page's selection while using the toolbar.
-  box.addEventListener("mousedown", (ev) => {
-    if (ev.target !== comment) ev.preventDefault();
-  });
+  box.addEventListener("mousedown", (ev) => ev.preventDefault());
   keepKeysFromPage(host);
-  go.addEventListener("click", () => {
-    const color = colors.querySelector('[aria-checked="true"]').dataset.color;
-    createHighlight(color, comment.value);
+  const color = () => colors.querySelector('[aria-checked="true"]').dataset.color;
+  go.addEventListener("click", (ev) => {
+    if (ev.isTrusted) createHighlight(color(), { thenComment: false });
   });
-  comment.addEventListener("keydown", (ev) => {
-    if (ev.key === "Enter") go.click();
-    if (ev.key === "Escape") hideToolbar();
+  withComment.addEventListener("click", (ev) => {
+    if (ev.isTrusted) createHighlight(color(), { thenComment: true });
+  });
+  box.addEventListener("keydown", (ev) => {
+    if (ev.isTrusted && ev.key === "Escape") hideToolbar();
   });
   document.body.appendChild(host);
-  state.toolbar = { host, comment, colors };
+  state.toolbar = { host, colors };
   return state.toolbar;
 }
 
 function showToolbar(target) {
   const tb = ensureToolbar();
   state.selection = target;
-  tb.comment.value = "";
   const top = target.rect.top + scrollY - 44;
   const left = Math.max(8, Math.min(target.rect.left + scrollX, scrollX + innerWidth - 360));
   tb.host.style.cssText = `position:absolute;z-index:2147483646;top:${Math.max(scrollY + 4, top)}px;left:${left}px;`;
@@ -90,7 +94,7 @@ function hideToolbar() {
   state.selection = null;
 }
 
-async function createHighlight(color, comment) {
+async function createHighlight(color, { thenComment }) {
   const target = state.selection;
   hideToolbar();
   if (!target) return;
@@ -98,7 +102,7 @@ async function createHighlight(color, comment) {
   const d = state.decorated.get(element);
   if (!d) return;
   const info = infoOf(d.key);
-  const highlight = { field, ...selector, color, comment: comment || "" };
+  const highlight = { field, ...selector, color, comment: "" };
   let r;
   try {
     r = await request(MessageType.HIGHLIGHT, { key: d.key, paper_id: info.paper_id || null, paper: savePayloadFor(element), highlight });
@@ -107,17 +111,19 @@ async function createHighlight(color, comment) {
     return;
   }
   const saved = r.status === "queued" ? { ...highlight, id: queuedId(r.client_id) } : r.highlight;
-  const patch = { highlights: [...(info.highlights || []), saved] };
+  const patch = { highlights: [...(infoOf(d.key).highlights || []), saved] };
   if (r.paper) Object.assign(patch, savedFrom(r.paper));
   else if (r.status === "queued" && info.status !== "saved") patch.status = "queued";
   setKnown(d.key, patch);
   document.getSelection().removeAllRanges();
   paintAll([d.key]);
+  if (thenComment && element.isConnected) openPanel(element, { focus: { highlight: String(saved.id) } });
 }
 
 /** mouseup, or a key that moves a selection: offer the toolbar for what is selected now. */
 export function onSelectionEnd(ev) {
-  if (ev && ev.target && ev.target.closest && ev.target.closest(`[${UI_ATTR}]`)) return;
+  if (!ev || !ev.isTrusted) return;
+  if (ev.target && ev.target.closest && ev.target.closest(`[${UI_ATTR}]`)) return;
   setTimeout(() => {
     const target = selectionTarget();
     if (target) showToolbar(target);

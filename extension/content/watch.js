@@ -11,6 +11,7 @@ import { HIGHLIGHT_ATTR, UI_ATTR } from "./dom.js";
 import { request } from "./messaging.js";
 import { paintAll } from "./paint.js";
 import { mountBar, renderPaper, unmountBar } from "./paperbar.js";
+import { prewarmPanel } from "./panel.js";
 import { keyOf, savedFrom, setKnown, state } from "./state.js";
 import { Measure, timed } from "./timing.js";
 
@@ -56,14 +57,14 @@ function showLookup(keys, result) {
   for (const key of keys) {
     const p = result.papers && result.papers[key];
     if (p) {
-      setKnown(key, { ...savedFrom(p), notes: p.notes || [], highlights: p.highlights || [], completed: completedFromArxiv(p), error: "" });
+      setKnown(key, { ...savedFrom(p), note_count: p.note_count || 0, highlights: p.highlights || [], completed: completedFromArxiv(p), error: "" });
     } else if (queued.has(key)) {
       setKnown(key, { status: "queued" });
     } else if (state.known.has(key) && state.known.get(key).status !== "unsaved") {
-      setKnown(key, { status: "unsaved", paper_id: null, notes: [], highlights: [] });
+      setKnown(key, { status: "unsaved", paper_id: null, note_count: 0, highlights: [] });
     } else {
       // Not saved, and shown as such already (the template's state): nothing to redraw.
-      state.known.set(key, { ...(state.known.get(key) || {}), status: "unsaved", paper_id: null, notes: [], highlights: [] });
+      state.known.set(key, { ...(state.known.get(key) || {}), status: "unsaved", paper_id: null, note_count: 0, highlights: [] });
     }
   }
 }
@@ -82,6 +83,7 @@ async function lookup(keys) {
   }
   timed(Measure.SAVED_SHOWN, () => showLookup(keys, result));
   timed(Measure.PAINT, () => paintAll(keys));
+  prewarmPanel();
 }
 
 /** Scan, look up what is new (everything, when `force` or after in-app navigation), repaint. */

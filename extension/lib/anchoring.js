@@ -384,9 +384,11 @@ function splitTextNode(node, offset) {
 
 /**
  * Wrap [start, end) of `root`'s field text in <mark data-papershelf-highlight=id>. Returns the
- * marks. `model` (from textModel(root), unchanged since) saves walking the text again. Text is moved, never re-parsed: no HTML is created from page or user text.
+ * marks. `model` (from textModel(root), unchanged since) saves walking the text again. Text is
+ * moved, never re-parsed: no HTML is created from page text. A mark carries its id and colour
+ * only (no title): it sits in the host page, and a highlight's comment is not the page's to read.
  */
-export function paint(root, start, end, { id, color = "yellow", title = "", model = textModel(root) } = {}) {
+export function paint(root, start, end, { id, color = "yellow", model = textModel(root) } = {}) {
   const doc = root.ownerDocument;
   const marks = [];
   for (const seg of segmentsFor(model, start, end)) {
@@ -396,7 +398,6 @@ export function paint(root, start, end, { id, color = "yellow", title = "", mode
     const mark = doc.createElement("mark");
     mark.setAttribute("data-papershelf-highlight", String(id));
     mark.setAttribute("data-papershelf-color", color);
-    if (title) mark.title = title;
     node.parentNode.insertBefore(mark, node);
     mark.appendChild(node);
     marks.push(mark);

@@ -13,6 +13,37 @@ export function normalizeServerUrl(url) {
   return text.replace(/\/+$/, "").replace(/\/api$/, "");
 }
 
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
+
+/** Is `url` a server on this machine? */
+export function isLoopbackUrl(url) {
+  try {
+    const host = new URL(url).hostname;
+    return LOOPBACK_HOSTS.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Which servers work: any papershelf server, on this machine or another, since the worker's
+ * requests are answered through CORS (the server allows extension origins); no host permission
+ * is asked for. A server on another machine should be reached over HTTPS: the token and the notes
+ * travel in every request. Returns a warning for plain HTTP to another machine, or "".
+ */
+export function transportWarning(url) {
+  let u;
+  try {
+    u = new URL(normalizeServerUrl(url));
+  } catch {
+    return "";
+  }
+  if (u.protocol === "http:" && !isLoopbackUrl(u.href)) {
+    return `${u.host} is reached over plain HTTP: the token and your notes would cross the network unencrypted. Use https:// for a server on another machine.`;
+  }
+  return "";
+}
+
 export function createClient({ serverUrl, token, fetch: fetchImpl = globalThis.fetch, timeoutMs = 10000 }) {
   const base = normalizeServerUrl(serverUrl);
 
@@ -77,8 +108,15 @@ export function createClient({ serverUrl, token, fetch: fetchImpl = globalThis.f
     addNote: (paperId, body) => request("POST", `/api/papers/${encodeURIComponent(paperId)}/notes`, { body }),
     updateNote: (id, body) => request("PATCH", `/api/notes/${encodeURIComponent(id)}`, { body }),
     deleteNote: (id) => request("DELETE", `/api/notes/${encodeURIComponent(id)}`),
+    getPaper: (paperId) => request("GET", `/api/papers/${encodeURIComponent(paperId)}`),
     addHighlight: (paperId, body) => request("POST", `/api/papers/${encodeURIComponent(paperId)}/highlights`, { body }),
-    exportFile: (format = "bibtex") => request("GET", `/api/export?format=${encodeURIComponent(format)}`, { raw: true }),
+    updateHighlight: (id, body) => request("PATCH", `/api/highlights/${encodeURIComponent(id)}`, { body }),
+    /** The export as a file (a raw Response); `ids`: only those papers. */
+    exportFile: (format = "bibtex", { ids } = {}) => {
+      const query = new URLSearchParams({ format });
+      if (ids && ids.length) query.set("ids", ids.join(","));
+      return request("GET", `/api/export?${query}`, { raw: true });
+    },
   };
 }
 
@@ -102,7 +140,10 @@ export async function testConnection({ serverUrl, token, fetch: fetchImpl = glob
     health = await client.health();
   } catch (err) {
     if (err.code === "unreachable") {
-      return { ok: false, kind: "down", message: `No server answers at ${base}. Is "papershelf serve" running?` };
+      const message = isLoopbackUrl(base)
+        ? `No server answers at ${base}. Is "papershelf serve" running?`
+        : `No papershelf server answers at ${base}, or it does not let this extension in (PAPERSHELF_CORS_ORIGINS on the server must allow extension origins, as it does by default).`;
+      return { ok: false, kind: "down", message };
     }
     return {
       ok: false,

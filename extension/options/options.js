@@ -1,23 +1,33 @@
 /** Options page: server URL and token in chrome.storage.local; "Test connection" asks the
- * background worker, which names the failure (server down, wrong URL, wrong token). */
+ * background worker, which names the failure (server down, wrong URL, wrong token). Any server
+ * works through CORS (no host permission is asked for); plain HTTP to another machine is warned
+ * about. */
 
-import { DEFAULT_SERVER_URL, normalizeServerUrl } from "../lib/api.js";
+import { DEFAULT_SERVER_URL, normalizeServerUrl, transportWarning } from "../lib/api.js";
 import { MessageType, resultOf } from "../lib/messages.js";
 
 const form = document.getElementById("form");
 const serverUrl = document.getElementById("serverUrl");
 const token = document.getElementById("token");
 const result = document.getElementById("result");
+const transport = document.getElementById("transport");
 
 function show(kind, message) {
   result.dataset.kind = kind;
   result.textContent = message;
 }
 
+function warnAboutTransport() {
+  const warning = transportWarning(serverUrl.value);
+  transport.hidden = !warning;
+  transport.textContent = warning;
+}
+
 async function load() {
   const s = await chrome.storage.local.get(["serverUrl", "token"]);
   serverUrl.value = s.serverUrl || DEFAULT_SERVER_URL;
   token.value = s.token || "";
+  warnAboutTransport();
 }
 
 async function test() {
@@ -44,4 +54,5 @@ form.addEventListener("submit", async (ev) => {
   if (await test()) show("ok", `Saved. ${result.textContent}`);
 });
 document.getElementById("test").addEventListener("click", test);
+serverUrl.addEventListener("input", warnAboutTransport);
 load();

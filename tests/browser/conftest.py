@@ -8,6 +8,7 @@ Without Chromium (or Playwright) the tests skip, or fail when CI sets PAPERSHELF
 
 import json
 import shutil
+import time
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -26,6 +27,35 @@ LATE_URL = "https://www.alphaxiv.org/topics/llm-agent-training?late=1"
 
 def expected_papers():
     return json.loads((PAGES / "papers.json").read_text())
+
+
+def wait_until(predicate, timeout=10.0, what="condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def wait_saved(page, arxiv_id):
+    page.wait_for_selector(
+        f'[data-papershelf-paper="{arxiv_id}"] [data-papershelf-action="save"][aria-pressed="true"]')
+
+
+def notes_frame(page):
+    """The notes panel: an extension page in the page's frame (its document is not the page's)."""
+    return page.frame_locator("iframe[data-papershelf-frame]")
+
+
+def open_notes(page, arxiv_id):
+    """Click Note on the paper (a trusted click, as a user's) and wait for its panel to be ready."""
+    page.locator(f'[data-papershelf-paper="{arxiv_id}"]').first.locator(
+        '[data-papershelf-action="note"]').click()
+    frame = notes_frame(page)
+    frame.locator("textarea[data-papershelf-note-input]").wait_for()
+    return frame
 
 
 class Server(ServerProcess):

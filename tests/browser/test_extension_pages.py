@@ -2,11 +2,19 @@
 note, keep working through re-renders and server outages."""
 
 import re
-import time
 
 import pytest
 
-from conftest import LATE_URL, LIST_URL, TOPIC_URL, expected_papers
+from conftest import (
+    LATE_URL,
+    LIST_URL,
+    TOPIC_URL,
+    expected_papers,
+    notes_frame,
+    open_notes,
+    wait_saved,
+    wait_until,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -22,26 +30,11 @@ def save_button(page, arxiv_id):
     return paper(page, arxiv_id).locator('[data-papershelf-action="save"]')
 
 
-def wait_saved(page, arxiv_id):
-    page.wait_for_selector(
-        f'[data-papershelf-paper="{arxiv_id}"] [data-papershelf-action="save"][aria-pressed="true"]')
-
-
 def wait_marked(page, count=None):
     page.wait_for_selector('[data-papershelf-paper] [data-papershelf-action="save"]')
     if count is not None:
         page.wait_for_function(
             "n => document.querySelectorAll('[data-papershelf-paper]').length === n", arg=count)
-
-
-def wait_until(predicate, timeout=10.0, what="condition"):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 COUNT_LOOKUPS = """() => {
@@ -161,7 +154,11 @@ def select_text(page, arxiv_id, quote):
             throw new Error('quote not found');
         }""",
         [arxiv_id, quote])
-    page.dispatch_event("body", "mouseup")
+    # A trusted mouseup where the selection ends (in-page controls answer trusted events only).
+    box = page.evaluate("() => { const r = getSelection().getRangeAt(0).getBoundingClientRect();"
+                        " return [r.right - 1, r.bottom - 2]; }")
+    page.mouse.move(*box)
+    page.mouse.up()
 
 
 def test_highlight_is_painted_again_after_reload_and_survives_reorder(connected):
@@ -171,22 +168,30 @@ def test_highlight_is_painted_again_after_reload_and_survives_reorder(connected)
     wait_marked(page)
     target = PAPERS[1]
     quote = "unified infrastructure"
+    comment = "compare with <b>LLaMA-Factory</b>"
     select_text(page, target["arxiv_id"], quote)
     page.locator('[data-color="green"]').click()
-    page.locator('input[aria-label="Comment"]').fill("compare with <b>LLaMA-Factory</b>")
-    page.locator('[data-papershelf-action="highlight"]').click()
+    page.locator('[data-papershelf-action="highlight-comment"]').click()
     mark = page.locator(f'[data-papershelf-paper="{target["arxiv_id"]}"] [data-papershelf-highlight]')
     mark.first.wait_for()
+    # The comment is written in the notes panel's frame, on the new highlight.
+    frame = notes_frame(page)
+    frame.locator("[data-papershelf-comment-input]").fill(comment)
+    frame.locator('[data-papershelf-action="save-comment"]').click()
+    frame.locator("[data-papershelf-comment]", has_text="LLaMA-Factory").wait_for()
+    assert frame.locator("[data-papershelf-comment]").inner_text() == comment
+    assert frame.locator("b").count() == 0
     assert mark.first.inner_text() == quote
     assert mark.first.get_attribute("data-papershelf-color") == "green"
-    assert mark.first.get_attribute("title") == "compare with <b>LLaMA-Factory</b>"
+    assert mark.first.get_attribute("title") is None, "the page's DOM never holds a comment"
+    assert "compare with" not in page.content()
     assert page.locator("b", has_text="LLaMA-Factory").count() == 0
     stored = server.papers()
     assert [p["arxiv_id"] for p in stored] == [target["arxiv_id"]], "highlighting saves the paper"
     status, full = server.call("GET", f"/api/papers/{stored[0]['id']}")
     (h,) = full["highlights"]
     assert h["exact"] == quote and h["field"] == "abstract"
-    assert h["color"] == "green" and h["comment"] == "compare with <b>LLaMA-Factory</b>"
+    assert h["color"] == "green" and h["comment"] == comment
     assert target["abstract"][h["start"]:h["end"]] == quote
     assert target["abstract"][:h["start"]].endswith(h["prefix"])
 
@@ -263,21 +268,20 @@ def test_note_with_markup_is_shown_as_text_and_runs_nothing(connected):
     wait_marked(page)
     target = PAPERS[5]
     evil = '<img src=x onerror=alert(1)>'
-    card = paper(page, target["arxiv_id"])
-    card.locator('[data-papershelf-action="note"]').click()
-    card.locator("textarea[data-papershelf-note-input]").fill(evil)
-    card.locator('[data-papershelf-action="save-note"]').click()
-    body = card.locator("[data-papershelf-note-body]").first
+    frame = open_notes(page, target["arxiv_id"])
+    frame.locator("textarea[data-papershelf-note-input]").fill(evil)
+    frame.locator('[data-papershelf-action="save-note"]').click()
+    body = frame.locator("[data-papershelf-note-body]").first
     body.wait_for()
     assert body.inner_text() == evil
     page.reload()
     wait_marked(page)
-    card = paper(page, target["arxiv_id"])
-    card.locator('[data-papershelf-action="note"]').click()
-    body = card.locator("[data-papershelf-note-body]").first
+    frame = open_notes(page, target["arxiv_id"])
+    body = frame.locator("[data-papershelf-note-body]").first
     body.wait_for()
     assert body.inner_text() == evil
     assert page.locator("img[src='x']").count() == 0
+    assert frame.locator("img").count() == 0
     page.wait_for_timeout(300)
     assert dialogs == []
     (stored,) = server.papers()
@@ -346,6 +350,48 @@ def test_options_page_names_each_failure(browser, server, tmp_path):
     assert stored == {"serverUrl": server.base, "token": server.token}
 
 
+def test_a_server_on_another_host_works_through_cors_without_a_host_permission(browser, tmp_path):
+    """The options page's promise: any papershelf server works, without a permission prompt. A server
+    on 127.0.0.2 is outside the manifest's host permissions (127.0.0.1, localhost): the worker's
+    requests go through CORS, which the server allows for extension origins."""
+    from conftest import Server, free_port
+
+    context, sw = browser
+    port = free_port()
+    (tmp_path / "data").mkdir()
+    server = Server(tmp_path / "data", port=port, env={"PAPERSHELF_ALLOWED_HOSTS": "127.0.0.2"},
+                    args=["--host", "127.0.0.2"])
+    server.base = f"http://127.0.0.2:{port}"
+    server.start(timeout=30)
+    try:
+        assert sw.evaluate(
+            "() => chrome.permissions.contains({origins: ['http://127.0.0.2/*']})") is False
+        ext_id = sw.url.split("/")[2]
+        options = context.new_page()
+        options.goto(f"chrome-extension://{ext_id}/options/options.html")
+        assert "Any papershelf server works" in options.inner_text("#servers")
+        options.fill("#serverUrl", "http://papers.lab.example:8000")
+        assert "plain HTTP" in options.inner_text("#transport")
+        options.fill("#serverUrl", "https://papers.lab.example")
+        assert options.locator("#transport").is_hidden()
+        options.fill("#serverUrl", server.base)
+        assert options.locator("#transport").is_hidden()
+        options.fill("#token", server.token)
+        options.click("#save")
+        options.wait_for_function(
+            "() => document.querySelector('#result').textContent.startsWith('Saved. Connected')")
+        page = context.new_page()
+        page.goto(TOPIC_URL)
+        wait_marked(page)
+        save_button(page, FIRST["arxiv_id"]).click()
+        wait_saved(page, FIRST["arxiv_id"])
+        assert [p["arxiv_id"] for p in server.papers()] == [FIRST["arxiv_id"]]
+        assert sw.evaluate(
+            "() => chrome.permissions.contains({origins: ['http://127.0.0.2/*']})") is False
+    finally:
+        server.stop()
+
+
 def test_highlight_that_no_longer_matches_is_listed_as_orphan(connected):
     context, _sw, server = connected
     target = PAPERS[6]
@@ -365,9 +411,10 @@ def test_highlight_that_no_longer_matches_is_listed_as_orphan(connected):
     status_text = card.locator("[data-papershelf-status]")
     wait_until(lambda: "1 unplaced highlight" in status_text.inner_text(), what="orphan")
     assert page.locator("[data-papershelf-highlight]").count() == 0, "never painted elsewhere"
-    card.locator('[data-papershelf-action="note"]').click()
-    orphan = card.locator(f'[data-papershelf-orphan="{h["id"]}"]')
+    frame = open_notes(page, target["arxiv_id"])
+    orphan = frame.locator(f'[data-papershelf-orphan="{h["id"]}"]')
     assert gone in orphan.inner_text() and "check v2" in orphan.inner_text()
+    assert "check v2" not in page.content(), "the comment is the panel's, not the page's"
 
 
 def test_popup_lists_recent_saves_and_exports_bibtex(connected):
@@ -472,24 +519,50 @@ def test_notes_can_be_edited_and_deleted_from_the_page(connected):
     page = context.new_page()
     page.goto(TOPIC_URL)
     wait_marked(page)
-    card = paper(page, PAPERS[8]["arxiv_id"])
-    card.locator('[data-papershelf-action="note"]').click()
+    frame = open_notes(page, PAPERS[8]["arxiv_id"])
     for text in ("first thought", "second thought"):
-        card.locator("textarea[data-papershelf-note-input]").fill(text)
-        card.locator('[data-papershelf-action="save-note"]').click()
-        card.locator("[data-papershelf-note-body]", has_text=text).wait_for()
-    first = card.locator("[data-papershelf-note]").first
+        frame.locator("textarea[data-papershelf-note-input]").fill(text)
+        frame.locator('[data-papershelf-action="save-note"]').click()
+        frame.locator("[data-papershelf-note-body]", has_text=text).wait_for()
+    first = frame.locator("[data-papershelf-note]").first
     first.locator('[data-papershelf-action="edit-note"]').click()
     first.locator("textarea").fill("first thought, revised")
     first.locator('[data-papershelf-action="update-note"]').click()
-    card.locator("[data-papershelf-note-body]", has_text="revised").wait_for()
-    second = card.locator("[data-papershelf-note]").nth(1)
+    frame.locator("[data-papershelf-note-body]", has_text="revised").wait_for()
+    second = frame.locator("[data-papershelf-note]").nth(1)
     second.locator('[data-papershelf-action="delete-note"]').click()
     second.locator('[data-papershelf-action="delete-note"]').click()  # confirm
-    wait_until(lambda: card.locator("[data-papershelf-note]").count() == 1, what="deleted")
+    wait_until(lambda: frame.locator("[data-papershelf-note]").count() == 1, what="deleted")
     (p,) = server.papers()
     status, full = server.call("GET", f"/api/papers/{p['id']}")
     assert [n["body"] for n in full["notes"]] == ["first thought, revised"]
+    status_text = paper(page, PAPERS[8]["arxiv_id"]).locator("[data-papershelf-status]")
+    wait_until(lambda: status_text.inner_text() == "1 note", what="the bar's count")
+
+
+def test_note_while_server_down_waits_in_the_panel_and_arrives_once(connected):
+    context, sw, server = connected
+    page = context.new_page()
+    page.goto(TOPIC_URL)
+    wait_marked(page)
+    target = PAPERS[9]
+    server.stop()
+    frame = open_notes(page, target["arxiv_id"])
+    frame.locator("textarea[data-papershelf-note-input]").fill("written offline")
+    frame.locator('[data-papershelf-action="save-note"]').click()
+    frame.locator("#note-msg", has_text="Queued").wait_for()
+    waiting = frame.locator("[data-papershelf-note]", has_text="written offline")
+    assert "Waiting for the server" in waiting.inner_text()
+    assert sw.evaluate("() => chrome.action.getBadgeText({})") == "1"
+    server.start()
+    sw.evaluate("() => papershelf.flush({force: true})")  # what the alarm does
+    (p,) = wait_until(server.papers, what="the paper to arrive")
+    assert p["arxiv_id"] == target["arxiv_id"]
+    wait_until(lambda: "Waiting" not in waiting.inner_text(), what="the panel to show it sent")
+    sw.evaluate("() => papershelf.flush({force: true})")
+    status, full = server.call("GET", f"/api/papers/{p['id']}")
+    assert [n["body"] for n in full["notes"]] == ["written offline"]
+    wait_saved(page, target["arxiv_id"])
 
 
 def test_server_dying_in_a_burst_of_saves_loses_nothing_and_doubles_nothing(connected):

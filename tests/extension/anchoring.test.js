@@ -71,10 +71,12 @@ test("DOM: the text model skips KaTeX duplicates and our UI, maps back to nodes,
   assert.equal(fieldText(p), model.text);
 });
 
-test("DOM: user text in a highlight title stays text", () => {
+test("DOM: a painted mark carries its id and colour only, never a comment", () => {
   const doc = htmlDocument('<p id="a">Some abstract text here.</p>');
   const p = doc.getElementById("a");
-  const [m] = paint(p, 5, 13, { id: "x", title: '<img src=x onerror=alert(1)>' });
+  const [m] = paint(p, 5, 13, { id: "x", color: "pink", title: "private comment", comment: "private comment" });
   assert.equal(m.querySelector("img"), null);
-  assert.equal(m.title, '<img src=x onerror=alert(1)>');
+  assert.equal(m.getAttribute("title"), null);
+  assert.deepEqual([...m.getAttributeNames()].sort(), ["data-papershelf-color", "data-papershelf-highlight"]);
+  assert.ok(!p.outerHTML.includes("private comment"));
 });

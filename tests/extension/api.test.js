@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createClient, testConnection, normalizeServerUrl } from "../../extension/lib/api.js";
+import { createClient, isLoopbackUrl, normalizeServerUrl, testConnection, transportWarning } from "../../extension/lib/api.js";
 
 /** A fetch that answers like a server would: routes → [status, body]. */
 function fakeFetch(routes, seen = []) {
@@ -36,6 +36,22 @@ test("test connection: server down", async () => {
   const r = await testConnection({ serverUrl: "http://127.0.0.1:5180", token: "t", fetch: fakeFetch({ "/api/health": "down" }) });
   assert.equal(r.kind, "down");
   assert.match(r.message, /papershelf serve/);
+});
+
+test("test connection: a server on another machine that does not answer may be refusing the extension (CORS)", async () => {
+  const r = await testConnection({ serverUrl: "https://papers.lab.example", token: "t", fetch: fakeFetch({ "/api/health": "down" }) });
+  assert.equal(r.kind, "down");
+  assert.match(r.message, /PAPERSHELF_CORS_ORIGINS/);
+});
+
+test("any host works; plain HTTP to another machine is warned about, HTTPS and this machine are not", () => {
+  for (const url of ["http://127.0.0.1:5180", "http://localhost:5180/", "http://127.0.0.2:9", "http://[::1]:5180", "https://papers.lab.example", "https://10.0.0.5/api"]) {
+    assert.equal(transportWarning(url), "", url);
+  }
+  assert.match(transportWarning("http://papers.lab.example:8000"), /plain HTTP.*https:\/\//);
+  assert.match(transportWarning("http://192.168.1.20:5180"), /unencrypted/);
+  assert.equal(transportWarning("not a url"), "");
+  assert.ok(isLoopbackUrl("http://127.0.0.1:5180") && !isLoopbackUrl("http://127.0.0.1.example/"));
 });
 
 test("test connection: wrong URL (something else answers)", async () => {
@@ -80,4 +96,29 @@ test("the client sends the token and JSON, and classifies failures", async () =>
   await assert.rejects(api.addNote(9, { body: "" }), (e) => !e.retryable && e.status === 422 && e.fields.body[0] === "x");
   const down = createClient({ serverUrl: "http://127.0.0.1:1", token: "t", fetch: fakeFetch({ "/api/papers": "down" }) });
   await assert.rejects(down.savePaper({ title: "T" }), (e) => e.retryable && e.code === "unreachable");
+});
+
+test("the panel's calls: one paper, a highlight's comment, the BibTeX of some papers", async () => {
+  const seen = [];
+  const api = createClient({
+    serverUrl: "http://127.0.0.1:5180",
+    token: "t",
+    fetch: fakeFetch(
+      {
+        "/api/papers/p%2F1": () => [200, { id: "p/1", notes: [] }],
+        "/api/highlights/7": () => [200, { id: 7, comment: "c" }],
+        "/api/export": () => [200, "@misc{a,}", "application/x-bibtex"],
+      },
+      seen,
+    ),
+  });
+  assert.deepEqual(await api.getPaper("p/1"), { id: "p/1", notes: [] });
+  assert.deepEqual(await api.updateHighlight(7, { comment: "c" }), { id: 7, comment: "c" });
+  assert.equal(seen[1].init.method, "PATCH");
+  assert.equal(seen[1].init.body, JSON.stringify({ comment: "c" }));
+  const res = await api.exportFile("bibtex", { ids: ["a1", "b2"] });
+  assert.equal(await res.text(), "@misc{a,}");
+  assert.equal(new URL(seen[2].url).search, "?format=bibtex&ids=a1%2Cb2");
+  await api.exportFile();
+  assert.equal(new URL(seen[3].url).search, "?format=bibtex");
 });

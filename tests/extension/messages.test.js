@@ -1,10 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { MessageType, resultOf } from "../../extension/lib/messages.js";
+import { CONTENT_SCRIPT_TYPES, MessageType, WORKER_SENDS, resultOf } from "../../extension/lib/messages.js";
 import { handlers } from "../../extension/background/router.js";
-
-/** The two types the worker sends to a page's content script; the router answers all the others. */
-const TO_PAGES = [MessageType.REFRESH, MessageType.SAVE_FOCUSED];
 
 test("each message type is spelled once and the table cannot change", () => {
   const types = Object.values(MessageType);
@@ -14,8 +11,16 @@ test("each message type is spelled once and the table cannot change", () => {
 });
 
 test("the router has one handler for each type the worker is asked, and no other", () => {
-  const asked = Object.values(MessageType).filter((t) => !TO_PAGES.includes(t));
+  const asked = Object.values(MessageType).filter((t) => !WORKER_SENDS.includes(t));
   assert.deepEqual(Object.keys(handlers).sort(), asked.sort());
+});
+
+test("a content script may ask for no note or comment, and the lists name known types", () => {
+  for (const t of [...CONTENT_SCRIPT_TYPES, ...WORKER_SENDS]) assert.ok(Object.values(MessageType).includes(t), t);
+  for (const t of ["note", "update-note", "delete-note", "update-highlight", "panel-state", "bibtex", "export", "status", "test-connection", "flush", "save-page"]) {
+    assert.ok(!CONTENT_SCRIPT_TYPES.includes(t), `${t} is not for pages`);
+  }
+  assert.ok(Object.isFrozen(CONTENT_SCRIPT_TYPES) && Object.isFrozen(WORKER_SENDS));
 });
 
 test("an answer's result is handed back", () => {

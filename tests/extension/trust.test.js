@@ -1,0 +1,97 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import { Role, mayAsk, pageSafePaper, senderRole } from "../../extension/background/trust.js";
+import { compileMatchPattern, compileMatchPatterns } from "../../extension/lib/matchpatterns.js";
+
+const manifest = JSON.parse(fs.readFileSync(new URL("../../extension/manifest.json", import.meta.url), "utf8"));
+const ID = "abcdefghijklmnopabcdefghijklmnop";
+const BASE = `chrome-extension://${ID}/`;
+const identity = {
+  extensionId: ID,
+  extensionBase: BASE,
+  onContentPage: compileMatchPatterns(manifest.content_scripts.flatMap((cs) => cs.matches)),
+};
+
+const contentScript = (url, extra = {}) => ({ id: ID, url, origin: new URL(url).origin, frameId: 0, tab: { id: 7 }, ...extra });
+
+test("the extension's own pages are the extension; content scripts only on the manifest's pages", () => {
+  assert.equal(senderRole({ id: ID, url: `${BASE}popup/popup.html`, origin: BASE.slice(0, -1) }, identity), Role.EXTENSION);
+  assert.equal(senderRole({ id: ID, url: `${BASE}panel/panel.html`, tab: { id: 7 }, frameId: 3 }, identity), Role.EXTENSION);
+  assert.equal(senderRole(contentScript("https://www.alphaxiv.org/topics/x?view=list"), identity), Role.CONTENT);
+  assert.equal(senderRole(contentScript("https://arxiv.org/abs/2603.00001"), identity), Role.CONTENT);
+  assert.equal(senderRole(contentScript("https://arxiv.org/list/cs.CL/new"), identity), Role.CONTENT);
+});
+
+for (const [what, sender] of [
+  ["another extension", { id: "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz", url: "chrome-extension://zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz/x.html" }],
+  ["no sender", null],
+  ["a page the manifest does not list", contentScript("https://arxiv.org/html/2603.00001")],
+  ["another site", contentScript("https://evil.example/arxiv.org/abs/1")],
+  ["a look-alike host", contentScript("https://arxiv.org.evil.example/abs/1")],
+  ["plain http", contentScript("http://arxiv.org/abs/1")],
+  ["a sub-frame", contentScript("https://arxiv.org/abs/1", { frameId: 4 })],
+  ["no tab", contentScript("https://arxiv.org/abs/1", { tab: undefined })],
+  ["a tab now elsewhere", contentScript("https://arxiv.org/abs/1", { tab: { id: 7, url: "https://evil.example/" } })],
+  ["an origin that is not the URL's", contentScript("https://arxiv.org/abs/1", { origin: "https://evil.example" })],
+  ["an extension URL from another origin", { id: ID, url: `${BASE}panel/panel.html`, origin: "https://arxiv.org" }],
+]) {
+  test(`refused: ${what}`, () => {
+    assert.equal(senderRole(sender, identity), null);
+    assert.equal(mayAsk(senderRole(sender, identity), "lookup"), false);
+  });
+}
+
+test("a content script may look up, save, highlight and open its panel; never read or write notes", () => {
+  for (const t of ["lookup", "save", "highlight", "open-panel", "close-panel"]) assert.ok(mayAsk(Role.CONTENT, t), t);
+  for (const t of ["note", "update-note", "delete-note", "update-highlight", "panel-state", "bibtex", "export", "status", "test-connection"]) {
+    assert.equal(mayAsk(Role.CONTENT, t), false, t);
+    assert.equal(mayAsk(Role.EXTENSION, t), true, t);
+  }
+});
+
+test("what a page learns of a saved paper: counts and where highlights go, no text of the user's", () => {
+  const paper = {
+    id: "p1", citation_key: "lovelace2026notes", title: "T", abstract: "A", tags: ["secret-tag"],
+    enrichment: { state: "done", reason: "why", at: "x" }, authors: ["Ada"], authors_more: 0, primary_category: "cs.LG",
+    notes: [{ id: "n1", body: "my private note" }, { id: "n2", body: "another" }],
+    highlights: [{ id: "h1", field: "abstract", exact: "quote", prefix: "p", suffix: "s", start: 1, end: 6, color: "green", comment: "my private comment", user: "ada" }],
+  };
+  const safe = pageSafePaper(paper);
+  assert.equal(safe.note_count, 2);
+  assert.deepEqual(safe.highlights, [{ id: "h1", field: "abstract", exact: "quote", prefix: "p", suffix: "s", start: 1, end: 6, color: "green" }]);
+  const text = JSON.stringify(safe);
+  for (const secret of ["my private note", "another", "my private comment", "secret-tag"]) assert.ok(!text.includes(secret), secret);
+  assert.ok(!("notes" in safe) && !("tags" in safe));
+  assert.equal(pageSafePaper(null), null);
+});
+
+test("match patterns as the browser reads them", () => {
+  const p = compileMatchPattern("https://arxiv.org/abs/*");
+  assert.ok(p("https://arxiv.org/abs/2603.00001v2"));
+  assert.ok(p("https://arxiv.org/abs/"));
+  assert.ok(!p("https://arxiv.org/pdf/2603.00001"));
+  assert.ok(!p("https://arxiv.org/abs"));
+  const any = compileMatchPattern("*://*.example.org/a*b");
+  assert.ok(any("http://example.org/ab") && any("https://x.y.example.org/a/zb") && any("https://example.org/a?q=b"));
+  assert.ok(!any("ftp://example.org/ab") && !any("https://badexample.org/ab"));
+  assert.ok(compileMatchPattern("<all_urls>")("file:///etc/x"));
+  assert.ok(!compileMatchPattern("not a pattern")("https://arxiv.org/"));
+  assert.ok(!compileMatchPatterns(["https://arxiv.org/*"])("not a url"));
+  assert.ok(!compileMatchPatterns(["https://arxiv.org/*"])(undefined));
+});
+
+test("the manifest lets no web page or other extension message the worker, and asks no more hosts", () => {
+  assert.equal(manifest.externally_connectable, undefined);
+  assert.equal(manifest.optional_host_permissions, undefined, "any server works through CORS: no prompt needed");
+  assert.deepEqual(manifest.host_permissions.sort(), ["http://127.0.0.1/*", "http://localhost/*"]);
+  for (const dir of ["options", "popup", "panel", "background", "content"]) {
+    for (const f of fs.readdirSync(new URL(`../../extension/${dir}/`, import.meta.url)).filter((n) => n.endsWith(".js"))) {
+      const src = fs.readFileSync(new URL(`../../extension/${dir}/${f}`, import.meta.url), "utf8");
+      assert.ok(!src.includes("permissions.request"), `${dir}/${f} asks for a permission`);
+    }
+  }
+  const war = manifest.web_accessible_resources.flatMap((w) => w.resources);
+  assert.ok(war.includes("panel/panel.html"));
+  assert.ok(!war.some((r) => r.startsWith("background/") || r.startsWith("options/") || r.startsWith("popup/")));
+});
