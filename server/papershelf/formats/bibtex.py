@@ -35,7 +35,7 @@ from . import (
     notes_in_order,
 )
 from .latex import decode_latex, encode_latex, encode_title
-from .names import bibtex_name, parse_bibtex_names, split_at_depth0
+from .names import bibtex_names, parse_bibtex_names, split_at_depth0
 
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _MONTH_OF = {f"{i + 1:02d}": m for i, m in enumerate(MONTHS)}
@@ -112,15 +112,6 @@ def _keywords(tags: tuple[str, ...], utf8: bool) -> str:
     )
 
 
-def _authors(authors: list[str], more: int, utf8: bool) -> str | None:
-    names = [bibtex_name(a, utf8) for a in authors]
-    if "{}" in names:  # blank names
-        names = [n for n in names if n != "{}"]
-    if more:
-        names.append("others")
-    return " and ".join(names) if names else None
-
-
 def entry_fields(
     record: dict, *, biblatex: bool, abstract: bool, notes_field: str, utf8: bool
 ) -> tuple[str, str, list[tuple[str, str]]]:
@@ -133,7 +124,7 @@ def entry_fields(
     fields: list[tuple[str, str]] = []
     append = fields.append
 
-    authors = _authors(get("authors") or (), get("authors_more"), utf8)
+    authors = bibtex_names(get("authors") or (), get("authors_more"), utf8)
     if authors:
         append(("author", "{" + authors + "}"))
     append(("title", "{" + encode_title(get("title") or "", utf8=utf8) + "}"))

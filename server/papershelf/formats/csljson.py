@@ -16,19 +16,20 @@ from papershelf.domain.record import new_record
 
 from . import FormatError, journal_doi
 from .bibtex import annotation_text
-from .names import is_organisation, split_name
+from .names import name_parts
 
 
-def _author(name: str) -> dict:
-    name = " ".join(name.split())
-    if is_organisation(name) or "," in name:
-        return {"literal": name}
-    first, last, suffix = split_name(name)
-    if not first:
-        return {"literal": name} if " " not in last else {"family": last}
-    author = {"family": last, "given": first}
-    if suffix:
-        author["suffix"] = suffix
+def _author(name: str) -> dict | None:
+    parts = name_parts(name)
+    if parts is None:
+        return None
+    if parts.literal:
+        return {"literal": parts.last}
+    author = {"family": " ".join(p for p in (parts.von, parts.last) if p)}
+    if parts.first:
+        author["given"] = parts.first
+    if parts.jr:
+        author["suffix"] = parts.jr
     return author
 
 
@@ -41,7 +42,7 @@ def csl_item(record: dict, *, abstract: bool = True) -> dict:
         "type": "article-journal" if doi and record.get("journal_ref") else "article",
         "title": record.get("title") or "",
     }
-    authors = [_author(a) for a in record.get("authors") or [] if a.strip()]
+    authors = [a for a in map(_author, record.get("authors") or []) if a]
     if authors:
         item["author"] = authors
     published = record.get("published")

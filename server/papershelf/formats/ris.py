@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from . import highlight_line, highlights_in_order, journal_doi, notes_in_order
-from .names import is_organisation, split_name
+from .names import name_parts
 
 EOL = "\r\n"  # the RIS specification's line end
 
@@ -19,11 +19,13 @@ def _one_line(text: str) -> str:
 
 
 def _author(name: str) -> str:
-    name = _one_line(name)
-    if is_organisation(name) or "," in name:
-        return name
-    first, last, suffix = split_name(name)
-    return ", ".join(p for p in (last, first, suffix) if p)
+    parts = name_parts(_one_line(name))
+    if parts is None:
+        return ""
+    if parts.literal:
+        return parts.last
+    last = " ".join(p for p in (parts.von, parts.last) if p)
+    return ", ".join(p for p in (last, parts.first, parts.jr) if p)
 
 
 def _record(record: dict, abstract: bool) -> str:
