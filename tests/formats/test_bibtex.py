@@ -268,19 +268,25 @@ def test_reads_a_zotero_export():
     assert skipped == [{"key": "notitle", "reason": "no title"}]
     first, second = records
     assert first["title"] == "Attention Is All You Need"
+    assert first["entry_type"] == "article" and second["entry_type"] == "inproceedings"
     assert first["arxiv_id"] == "1706.03762"
     assert first["doi"] is None  # the arXiv DOI is implied by the id
     assert first["url"] is None
     assert first["authors"] == ["Ashish Vaswani", "Noam Shazeer", "Aidan N. Gomez", "Łukasz Kaiser"]
-    assert first["published"] == "2017-12-01"
+    assert (first["published"], first["published_precision"]) == ("2017-12-01", "month")
     assert first["abstract"] == "The dominant sequence transduction models – based on RNNs."
     assert first["tags"] == ["Computer Science - Computation and Language",
                              "Computer Science - Machine Learning"]
     assert first["citation_key"] == "vaswani_attention_2017"
-    assert first["notes"][0]["body"] == "arXiv:1706.03762 [cs]"
+    # a BibTeX note is part of the reference (styles print it): it stays a field, not a note
+    assert first["notes"] == []
+    assert first["extra"] == {"urldate": "2024-01-01", "note": "arXiv:1706.03762 [cs]"}
+    assert first["publisher"] == "arXiv"
+    assert first["verbatim"]["title"][0] == "Attention {Is} {All} {You} {Need}"  # braces kept
     assert second["authors"] == ["Jörg Müller"]
     assert second["doi"] == "10.1145/1234.5678"
-    assert second["published"] == "2020-01-01"
+    assert (second["published"], second["published_precision"]) == ("2020-01-01", "year")
+    assert second["booktitle"] == "Proc. Things"
     assert second["arxiv_id"] is None
 
 
@@ -292,16 +298,23 @@ def test_reads_versioned_eprints_and_biblatex_dates():
     assert records[0]["published"] == "2026-03-02"
 
 
-def test_duplicate_keys_are_skipped_with_a_reason():
+def test_entries_sharing_a_key_are_both_read():
+    # (the import gives the second a key of its own and says so)
     records, skipped = read_bibtex("@misc{a, title={One}}\n@misc{a, title={Two}}\n")
-    assert [r["title"] for r in records] == ["One"]
-    assert skipped == [{"key": "a", "reason": "duplicate citation key"}]
+    assert [(r["citation_key"], r["title"]) for r in records] == [("a", "One"), ("a", "Two")]
+    assert skipped == []
+
+
+def test_an_entry_that_does_not_parse_costs_only_itself():
+    records, problems = read_bibtex(
+        "@misc{a, title = {x}}\n@misc{b, title = {y\n@misc{c, title={z}}")
+    assert [r["citation_key"] for r in records] == ["a", "c"]
+    assert problems == [{"key": "b", "reason": "the entry starting on line 2 does not parse"}]
 
 
 @pytest.mark.parametrize("text", [
     "@misc{a, title = {unclosed\n",
     "this is not bibtex at all",
-    "@misc{a, title = {x}}\n@misc{b, title = {y\n@misc{c, title={z}}",
     '{"items": []}',
 ])
 def test_a_malformed_file_raises_a_clear_error(text):

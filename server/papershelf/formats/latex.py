@@ -276,6 +276,35 @@ def encode_title(title: str, *, utf8: bool = False) -> str:
     return " ".join(out)
 
 
+# an accent on the dotless i or j, its argument braced or not: ``\\"\\i``, ``\\"{\\i}``
+_RAW_DOTLESS = re.compile(r"\\([\"'`^~=.uvHcdbkrt])\s*(?:\\([ij])(?![A-Za-z])|\{\\([ij])\})")
+
+
+def encode_raw(latex: str, *, utf8: bool = False) -> str:
+    """A field value as a file wrote it (LaTeX, kept as is) made fit for an export: control
+    characters as spaces, an accent on a dotless i or j put on the letter (biber, see above),
+    and in LaTeX output its non-ASCII characters in LaTeX too (``Müller`` → ``M{\\"u}ller``)."""
+    text = latex if latex.isprintable() else as_exported(latex)
+    if "\\" in text:
+        text = _RAW_DOTLESS.sub(lambda m: "\\" + m[1] + "{" + (m[2] or m[3]) + "}", text)
+    if not utf8 and not text.isascii():
+        text = "".join(c if c.isascii() else _non_ascii(c) for c in text)
+    return text
+
+
+def balanced(latex: str) -> bool:
+    """Whether the braces of ``latex`` balance as BibTeX counts them (escaped ones too)."""
+    depth = 0
+    for ch in latex:
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
+
+
 def as_exported(text: str) -> str:
     """``text`` with control characters as spaces: what an export keeps of it."""
     return "".join(" " if unicodedata.category(c) == "Cc" and c not in "\t\n\r" else c
