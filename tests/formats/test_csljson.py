@@ -25,20 +25,25 @@ def test_every_record_is_an_item_with_its_citation_key():
 
 
 def test_a_preprint_is_an_article_numbered_by_its_arxiv_id():
+    # where Zotero puts a preprint's id and APA prints it: "Title (arXiv:2603.01234). arXiv."
     item = by_key(export(), "jiang2026asymmetric")
     assert item["type"] == "article"
-    assert item["number"] == "arXiv:2603.01234"
+    assert item["number"] == "arXiv:2603.01234" and item["publisher"] == "arXiv"
     assert item["DOI"] == "10.48550/arXiv.2603.01234"
     assert item["issued"] == {"date-parts": [[2026, 3, 2]]}
     assert item["author"][2] == {"family": "van Beethoven", "given": "Ludwig"}
+    assert item["author"][3] == {"literal": "others"}  # "+3" on the page: the list is cut
     assert item["keyword"] == "rl, agents"
     assert "“proximal policy” — the key idea" in item["note"]
 
 
-def test_a_journal_paper_is_an_article_journal():
+def test_a_journal_paper_is_an_article_journal_in_its_journal():
     item = by_key(export(), "jumper2021highly")
     assert item["type"] == "article-journal"
-    assert item["container-title"] == "Nature 596, 583–589 (2021)"
+    # the journal's name alone; arXiv's "Nature 596, 583–589 (2021)" taken apart
+    assert (item["container-title"], item["volume"], item["page"]) == ("Nature", "596", "583–589")
+    assert "number" not in item  # APA would print "Article arXiv:2107.00001"
+    assert item["URL"] == "https://arxiv.org/abs/2107.00001"
     assert item["author"][2] == {"literal": "DeepMind AlphaFold Team"}
 
 
