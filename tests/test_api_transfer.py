@@ -172,7 +172,9 @@ def test_bibtex_import_creates_papers_with_their_keys_and_notes(client, alice):
     assert smith["tags"] == ["imported", "nlp"]
     assert [n["body"] for n in smith["notes"]] == ["Imported note."]
     assert items["doe2020journal"]["doi"] == "10.1038/xyz123"
-    assert items["doe2020journal"]["journal_ref"] == "Nature"
+    assert items["doe2020journal"]["journal"] == "Nature"
+    assert items["doe2020journal"]["entry_type"] == "article"
+    assert (smith["published"], smith["published_precision"]) == ("2024-05-01", "month")
 
 
 def test_importing_the_same_file_again_changes_nothing(client, alice):
@@ -255,13 +257,16 @@ def test_a_malformed_file_is_422_and_changes_nothing(client, alice, saved, fmt, 
     assert client.get("/api/export?format=json", headers=alice).data == before
 
 
-def test_a_bad_record_mid_file_is_reported_and_the_rest_imported(client, alice):
-    bib = BIB + "\n@misc{bad, title = {Bad id}, eprint = {2401.99999}, url = {notaurl}}\n"
+def test_a_bad_field_mid_file_costs_only_itself_and_is_reported(client, alice):
+    bib = BIB + "\n@misc{bad, title = {Bad URL}, eprint = {2401.99999}, url = {notaurl}}\n"
     r = client.post("/api/import", data=bib.encode(), headers=alice)
     assert r.status_code == 200
-    assert (r.json["created"], r.json["skipped"]) == (2, 2)
+    assert (r.json["created"], r.json["skipped"]) == (3, 1)  # (the entry with no title)
     bad = next(e for e in r.json["errors"] if e.get("key") == "bad")
-    assert bad["reason"] == "invalid fields" and "url" in bad["fields"]
+    assert bad["imported"] is True and "url" in bad["fields"]
+    paper = next(p for p in client.get("/api/papers", headers=alice).json["items"]
+                 if p["citation_key"] == "bad")
+    assert paper["arxiv_id"] == "2401.99999" and paper["extra"] == {"url": "notaurl"}
 
 
 def test_import_over_the_limit_is_413(make_app, make_user):
