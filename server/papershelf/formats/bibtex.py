@@ -172,7 +172,10 @@ def _normalized(value):
 def fingerprint(record: dict, name: str) -> str:
     """A short, stable digest of the record's values the BibTeX field ``name`` is read from
     (compared as the store keeps them, so that a file's record and the stored paper agree)."""
-    values = [_normalized(record.get(f)) for f in SOURCES[name]]
+    sources = SOURCES[name]
+    if name == "url" and record.get("arxiv_id"):
+        sources = ("arxiv_id",)  # an arXiv paper's URL is its abstract page, whatever it holds
+    values = [_normalized(record.get(f)) for f in sources]
     data = json.dumps(values, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return format(zlib.crc32(data.encode("utf-8", "surrogatepass")), "08x")
 
@@ -500,6 +503,8 @@ def _record(entry: _Entry) -> dict:
     if "url" in fields:
         text = _identifier_text(fields["url"])
         url = _first_valid(text, normalize_url)
+        if url is None and text.lower().startswith("www."):
+            url = _first_valid("http://" + text, normalize_url)  # as browsers read it
         if url or (arxiv_id and is_arxiv_url(text)):
             entry.used.add("url")
         else:
@@ -613,6 +618,20 @@ def _resolve(raw: str, strings: dict[str, str], undefined: list[str]) -> str:
     return "".join(out)
 
 
+MAX_DEPTH = 100  # TeX itself stops at 255 levels of grouping
+
+
+def _too_deep(raw: str) -> bool:
+    if raw.count("{") <= MAX_DEPTH:
+        return False
+    depth = 0
+    for ch in raw:
+        depth += (ch == "{") - (ch == "}")
+        if depth > MAX_DEPTH:
+            return True
+    return False
+
+
 def _entry_key(raw: str | None) -> str | None:
     m = re.match(r"\s*@\s*\w+\s*[{(]\s*([^,\s{}()]+)", raw or "")
     return m[1] if m else None
@@ -653,20 +672,22 @@ def read_bibtex(text: str) -> tuple[list[dict], list[dict]]:
     failed = []
     for block in library.blocks:
         if isinstance(block, DuplicateFieldKeyBlock | DuplicateBlockKeyBlock):
-            if isinstance(block.ignore_error_block, Entry):
-                entries.append((block.ignore_error_block, None))
-        elif isinstance(block, ParsingFailedBlock):
+            block = block.ignore_error_block
+        if isinstance(block, ParsingFailedBlock) or (
+                isinstance(block, Entry) and _too_deep(block.raw or "")):
             failed.append(block)
         elif isinstance(block, Entry):
             entries.append((block, None))
     for block in failed:
         line = (block.start_line or 0) + 1
         problems.append({"key": _entry_key(block.raw) or f"line {line}",
-                         "reason": f"the entry starting on line {line} does not parse"})
+                         "reason": f"the entry starting on line {line} does not parse"
+                         + (f" (braces nested deeper than {MAX_DEPTH})"
+                            if _too_deep(block.raw or "") else "")})
     if not entries:
         if failed:
             line = (failed[0].start_line or 0) + 1
-            raise FormatError(f"not valid BibTeX: the entry starting on line {line} does not parse")
+            raise FormatError(f"not valid BibTeX: {problems[0]['reason']}")
         raise FormatError("not BibTeX: the file has no entries")
     records = []
     for index, (block, _) in enumerate(entries):
@@ -705,8 +726,7 @@ def _read_entry(block, strings: dict[str, str], index: int) -> tuple[dict | None
         entry.problem("@type", f"not an entry type: {entry.kind[:40]!r} (read as misc)")
         entry.kind = "misc"
     record = _record(entry)
-    if record["arxiv_id"] and record["entry_type"] == _derived_type(
-            record, record["entry_type"] == "online"):
+    if record["arxiv_id"] and record["entry_type"] == _derived_type(record, biblatex=False):
         record["entry_type"] = None  # what papershelf writes for an arXiv paper anyway
     where = {"key": key} if key else {"index": index}
     if not record["title"].strip():
