@@ -289,12 +289,11 @@ def _add_highlights(user: User, paper: Paper, highlights: list[dict]) -> bool:
 _ADDITIVE = ("tags", "topics", "extra", *IDENTITY_FIELDS)
 
 
-def _gaps_only(user: User, data: dict) -> dict:
-    """What a file may change of the paper that is the same work, if one is saved: only what the
-    paper lacks (and more tags, topics and other fields). A file is often coarser than the store
-    (BibTeX has the month, not the day, and "and others", not how many), so it never overwrites
-    what the store knows."""
-    existing = papers.find_same_work(user, data)
+def _gaps_only(existing: Paper | None, data: dict) -> dict:
+    """What a file may change of ``existing``, the paper that is the same work, if one is saved:
+    only what the paper lacks (and more tags, topics and other fields). A file is often coarser
+    than the store (BibTeX has the month, not the day, and "and others", not how many), so it
+    never overwrites what the store knows."""
     if existing is None:
         return data
     kept = {k: v for k, v in data.items()
@@ -374,8 +373,12 @@ def import_records(user: User, fmt: str, found: list[dict], skipped: list[dict],
             if paper is not None:
                 created = False
             else:
-                paper, created = papers.save_paper(user, _gaps_only(user, data), enrich=enrich,
-                                                   find=papers.find_same_work)
+                # the paper is found by the whole record (its title too), not by what it adds
+                def same_work(user, _fields, data=data):
+                    return papers.find_same_work(user, data)
+
+                paper, created = papers.save_paper(
+                    user, _gaps_only(same_work(user, data), data), enrich=enrich, find=same_work)
             changed = created or paper.updated_at >= started
             if _add_verbatim(paper, record.get("verbatim")):
                 if not created:
