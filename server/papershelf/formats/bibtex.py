@@ -206,9 +206,9 @@ def _kept(record: dict, name: str) -> str | None:
 # ---- writing -------------------------------------------------------------------------------
 
 
-def _page_range(pages: str) -> str:
-    """Pages as BibTeX writes a range: ``12--19``."""
-    return re.sub(r"\s*[-\u2010-\u2015]+\s*", "--", pages)
+def _pages(pages: str, utf8: bool) -> str:
+    """Pages in LaTeX, a range's en dash as BibTeX files write it: ``12--19``."""
+    return "--".join(encode_latex(part, utf8=utf8) for part in pages.split("\u2013"))
 
 
 def _date_fields(published: str, precision: str | None, biblatex: bool) -> list[tuple[str, str]]:
@@ -248,9 +248,8 @@ def entry_fields(
     for name in ("booktitle", "volume", "number", "pages", "publisher", "edition"):
         value = get(name)
         if value:
-            if name == "pages":
-                value = _page_range(value)
-            append((name, "{" + encode_latex(value, utf8=utf8) + "}"))
+            value = _pages(value, utf8) if name == "pages" else encode_latex(value, utf8=utf8)
+            append((name, "{" + value + "}"))
     published = get("published")
     if published:
         fields += _date_fields(published, get("published_precision"), biblatex)
@@ -314,14 +313,14 @@ def _with_fields_as_written(record, fields, extra, verbatim, biblatex, abstract,
                 value = "{" + _raw(kept, utf8) + "}"
         out.append((name, value))
         written.add(canonical)
-    for canonical in verbatim or ():
+    for canonical in sorted(verbatim or ()):
         if canonical not in written and canonical in SOURCES and (abstract or canonical != "abstract"):
             kept = _kept(record, canonical)
             if kept is not None and not (biblatex and canonical in ("year", "month", "day")):
                 name = BIBLATEX_NAMES.get(canonical, canonical) if biblatex else canonical
                 out.append((name, "{" + _raw(kept, utf8) + "}"))
                 written.add(canonical)
-    for name, value in extra.items():
+    for name, value in sorted(extra.items()):  # one order, whatever store or backup held them
         canonical = CANONICAL.get(name, name)
         if canonical not in written and FIELD_NAME.match(name) and isinstance(value, str):
             out.append((name, "{" + _raw(value, utf8) + "}"))
@@ -527,8 +526,6 @@ def _record(entry: _Entry) -> dict:
              for name in _NOTE_FIELDS if fields.get(name, "").strip()]
     venue = {name: _text(take(name)) or None
              for name in ("booktitle", "volume", "number", "pages", "publisher", "edition")}
-    if venue["pages"]:
-        venue["pages"] = re.sub(r"\s*[\u2010-\u2015]+\s*|\s*-+\s*", "-", venue["pages"])
     journal = fields.get("journal") or fields.get("journaltitle")
     entry.used.update({"journal", "journaltitle"} & set(fields))
     return new_record(
