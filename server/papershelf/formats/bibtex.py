@@ -278,16 +278,20 @@ def entry_fields(
         keywords = _keywords(tuple(tags), utf8)
         if keywords:
             append(("keywords", "{" + keywords + "}"))
-    annotation = annotation_text(record)
     extra = get("extra") or {}
     verbatim = get("verbatim")
-    if annotation:
-        value = encode_latex(annotation, utf8=utf8)
-        if notes_field in extra:  # the file's own note comes first
-            value = _raw(extra[notes_field], utf8) + " " + value
-        append((notes_field, "{" + value + "}"))
     if verbatim or extra:
         fields = _with_fields_as_written(record, fields, extra, verbatim, biblatex, abstract, utf8)
+    # last, so that an export's notes read back into "note" come out where they were
+    own_note = extra.get("note")
+    annotation = annotation_text(record)
+    if own_note and (notes_field != "note" or not annotation):
+        fields.append(("note", "{" + _raw(own_note, utf8) + "}"))
+    if annotation:
+        value = encode_latex(annotation, utf8=utf8)
+        if own_note and notes_field == "note":  # the file's own note comes first
+            value = _raw(own_note, utf8) + " " + value
+        fields.append((notes_field, "{" + value + "}"))
 
     kind = entry_type or _derived_type(record, biblatex)
     return kind, safe_key(get("citation_key")), fields
@@ -309,8 +313,11 @@ def _with_fields_as_written(record, fields, extra, verbatim, biblatex, abstract,
         canonical = CANONICAL.get(name.lower(), name.lower())
         if verbatim and canonical in SOURCES:
             kept = _kept(record, canonical)
-            if kept is not None:
-                value = "{" + _raw(kept, utf8) + "}"
+            raw = _raw(kept, utf8) if kept is not None else None
+            # names that stay UTF-8 in LaTeX output (CJK) are written papershelf's way, each
+            # word one special character: styles cut names into labels (see names.py)
+            if raw is not None and (utf8 or raw.isascii() or canonical not in ("author", "editor")):
+                value = "{" + raw + "}"
         out.append((name, value))
         written.add(canonical)
     for canonical in sorted(verbatim or ()):
@@ -322,7 +329,8 @@ def _with_fields_as_written(record, fields, extra, verbatim, biblatex, abstract,
                 written.add(canonical)
     for name, value in sorted(extra.items()):  # one order, whatever store or backup held them
         canonical = CANONICAL.get(name, name)
-        if canonical not in written and FIELD_NAME.match(name) and isinstance(value, str):
+        if canonical not in written and FIELD_NAME.match(name) and isinstance(value, str) \
+                and name not in NOTES_FIELDS:  # (the entry's own note comes last, see above)
             out.append((name, "{" + _raw(value, utf8) + "}"))
             written.add(canonical)
     return out

@@ -280,12 +280,27 @@ def encode_title(title: str, *, utf8: bool = False) -> str:
 _RAW_DOTLESS = re.compile(r"\\([\"'`^~=.uvHcdbkrt])\s*(?:\\([ij])(?![A-Za-z])|\{\\([ij])\})")
 
 
+# a BibTeX "special character": a brace group opening with a macro, e.g. {\\~{\\^e}}
+_SPECIAL_GROUP = re.compile(r"\{\\[^{}]*(?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}[^{}]*)*\}")
+
+
+def _one_character(group: re.Match) -> str:
+    """A special character written the way ``encode_latex`` writes that character (biber turns
+    ``{\\~{\\^e}}`` into ``{\\~ê}``, whose unbraced UTF-8 argument pdfLaTeX cannot read)."""
+    text = unicodedata.normalize("NFC", decode_latex(group.group()))
+    if len(text) == 1 and not text.isascii():
+        return _non_ascii(text)
+    return group.group()
+
+
 def encode_raw(latex: str, *, utf8: bool = False) -> str:
     """A field value as a file wrote it (LaTeX, kept as is) made fit for an export: control
-    characters as spaces, an accent on a dotless i or j put on the letter (biber, see above),
-    and in LaTeX output its non-ASCII characters in LaTeX too (``Müller`` → ``M{\\"u}ller``)."""
+    characters as spaces, an accented letter written the way ``encode_latex`` writes it (biber
+    mangles stacked accents ``{\\~{\\^e}}`` and accents on a dotless i, see above), and in LaTeX
+    output its non-ASCII characters in LaTeX too (``Müller`` → ``M{\\"u}ller``)."""
     text = latex if latex.isprintable() else as_exported(latex)
     if "\\" in text:
+        text = _SPECIAL_GROUP.sub(_one_character, text)
         text = _RAW_DOTLESS.sub(lambda m: "\\" + m[1] + "{" + (m[2] or m[3]) + "}", text)
     if not utf8 and not text.isascii():
         text = "".join(c if c.isascii() else _non_ascii(c) for c in text)

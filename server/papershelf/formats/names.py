@@ -327,6 +327,10 @@ def format_bibtex_name(parts: NameParts, utf8: bool = False) -> str:
     """``parts`` as BibTeX writes a name, so that BibTeX reads the same parts back."""
     if parts.literal:
         words = parts.last.split()
+        if words[0][0] in "{}":
+            # biber takes a literal brace for the name's initial and writes it bare into the
+            # .bbl, which then does not compile; "\relax" first gives it a harmless one
+            return "{\\relax " + encode_latex(" ".join(words), utf8=utf8) + "}"
         if len(words) == 1 and words[0].lower() not in ("and", "others"):
             return _encode_word(words[0], utf8)
         return "{" + encode_latex(" ".join(words), utf8=utf8) + "}"
