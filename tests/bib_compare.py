@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import codecs
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
 import bibtexparser
@@ -36,13 +37,24 @@ _TEXT_MACROS = {"textquotedblleft": "“", "textquotedblright": "”", "textquot
 _TEXT_MACRO = re.compile(r"\\(" + "|".join(_TEXT_MACROS) + r")\b\s*(?:\{\})?")
 
 
+# TeX's accents as combining characters, for the accents latexcodec leaves (stacked ones)
+_COMBINING = {"~": "\u0303", "^": "\u0302", '"': "\u0308", "'": "\u0301", "`": "\u0300",
+              "=": "\u0304", ".": "\u0307", "u": "\u0306", "v": "\u030c", "H": "\u030b",
+              "c": "\u0327", "d": "\u0323", "b": "\u0331", "k": "\u0328", "r": "\u030a"}
+_ACCENT = re.compile(r"\\([~^\"'`=.]|[uvHcdbkr](?![A-Za-z]))\s*([^\s\\])")
+
+
 def _text(value: str) -> str:
     value = _TEXT_MACRO.sub(lambda m: _TEXT_MACROS[m[1]], value)
-    try:
-        value = codecs.decode(value, "ulatex")
-    except Exception:  # noqa: BLE001 - a value latexcodec cannot read is compared as written
-        pass
-    value = value.replace("{", "").replace("}", "").replace("~", " ")
+    value = re.sub(r"\\relax\b\s*", "", value)  # TeX's no-op
+    for _ in range(3):  # (latexcodec decodes one level of nested accents at a time)
+        try:
+            value = codecs.decode(value, "ulatex")
+        except Exception:  # noqa: BLE001 - a value latexcodec cannot read is compared as written
+            break
+        value = value.replace("{", "").replace("}", "")
+    value = _ACCENT.sub(lambda m: m[2] + _COMBINING[m[1]], value)
+    value = unicodedata.normalize("NFC", value.replace("~", " "))
     return " ".join(value.split())
 
 
