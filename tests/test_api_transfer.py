@@ -312,3 +312,26 @@ def test_backup_restores_losslessly(client, alice, bob, annotated):
     # and importing the backup again adds nothing
     r = client.post("/api/import?format=json", data=backup, headers=bob)
     assert (r.json["created"], r.json["updated"]) == (0, 0)
+
+
+@pytest.mark.parametrize(("data", "text"), [
+    ("Müller – “quotes” ’".encode("cp1252"), "Müller – “quotes” ’"),  # Windows-1252
+    (b"\x81\x8d caf\xe9", "\x81\x8d café"),  # the bytes 1252 leaves undefined: as Latin-1
+    ("\ufeff@misc{k}".encode("utf-8"), "@misc{k}"),  # a BOM dropped
+    ("\ufeff@misc{k, title={学}}".encode("utf-16-le"), "@misc{k, title={学}}"),
+    ("\ufeff@misc{k}".encode("utf-16-be"), "@misc{k}"),
+    ("@misc{k, title={x}}".encode("utf-16-le"), "@misc{k, title={x}}"),  # no BOM: NUL bytes say
+    ("\ufeff@misc{k}".encode("utf-32"), "@misc{k}"),
+])
+def test_uploads_are_decoded_as_bibtex_users_expect(data, text):
+    from papershelf.services.transfer import decode_upload
+
+    assert decode_upload(data) == text
+
+
+def test_a_windows_1252_file_imports(client, alice):
+    bib = "@article{k, title={Über “smart quotes”}, author={Müller, Jürgen}}".encode("cp1252")
+    r = client.post("/api/import", data=bib, headers=alice)
+    assert r.json["created"] == 1, r.json
+    (paper,) = client.get("/api/papers", headers=alice).json["items"]
+    assert (paper["title"], paper["authors"]) == ("Über “smart quotes”", ["Jürgen Müller"])

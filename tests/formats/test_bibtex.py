@@ -344,3 +344,64 @@ def test_any_author_names_and_tags_survive_export_and_import(names, tags):
     assert [name_parts(n) for n in back["authors"]] == [name_parts(n) for n in names]
     assert back["tags"] == [" ".join(t.split()) for t in tags]
     assert "".join(write_bibtex([back])) == text
+
+
+def read_one(text: str) -> tuple[dict, list[dict]]:
+    records, problems = read_bibtex(text)
+    assert len(records) == 1
+    return records[0], problems
+
+
+def test_string_macros_and_concatenation_resolve_as_bibtex_resolves_them():
+    record, problems = read_one('@string{jgr = "J. Geophys. Res."}\n@STRING(sep = {: })\n'
+                                "@article{k, title = {T}, journal = jgr # sep # {Atmospheres},"
+                                " month = jan # {~1}, year = 2019}")
+    assert problems == []
+    assert record["journal"] == "J. Geophys. Res.: Atmospheres"
+    assert (record["published"], record["published_precision"]) == ("2019-01-01", "month")
+
+
+def test_an_undefined_macro_is_kept_as_its_name_and_reported():
+    record, (problem,) = read_one("@article{k, title = {T}, journal = jcp}")
+    assert record["journal"] == "jcp"
+    assert problem["imported"] is True and "jcp" in problem["fields"]["@string"][0]
+
+
+def test_a_repeated_field_keeps_the_first_as_bibtex_does():
+    record, (problem,) = read_one("@misc{k, title = {First}, title = {Second}, year = 2020,"
+                                  " year = 2020}")
+    assert record["title"] == "First"
+    assert list(problem["fields"]) == ["title"]  # the same value twice says nothing new
+
+
+def test_biblatex_fields_and_a_cut_list_are_read():
+    record, _ = read_one("@article{k, title = {T}, author = {A, B and others}, editor = {C, D},"
+                         " journaltitle = {J}, date = {2020-02-30}, url = {www.example.org/p}}")
+    assert (record["authors"], record["authors_more"], record["editors"]) == (["B A"], 1, ["D C"])
+    assert record["journal"] == "J"
+    # (February has no 30th: the month is what the date says for sure)
+    assert (record["published"], record["published_precision"]) == ("2020-02-01", "month")
+    assert record["url"] == "http://www.example.org/p"
+
+
+def test_a_field_kept_as_written_is_written_back_only_while_it_holds():
+    record, _ = read_one("@article{k, title = {Measurement of $\\PQb$-tagged jets in {pp}},"
+                         " year = {2019a}}")
+    text = export([record])
+    assert "title = {Measurement of $\\PQb$-tagged jets in {pp}}" in text
+    assert "year = {2019a}" in text  # the file's own year (an alpha-style suffix)
+    record["title"] = "Edited"
+    record["published"] = "2020-01-01"
+    text = export([record])
+    assert "title = {Edited}" in text and "year = {2020}" in text and "2019a" not in text
+
+
+def test_other_fields_come_back_in_one_order_and_never_break_an_entry():
+    record, _ = read_one("@book{k, title = {T}, series = {S}, address = {A}, isbn = {1}}")
+    assert list(record["extra"]) == ["series", "address", "isbn"]
+    record["extra"]["note"] = "}\n@misc{evil, title={x}}"  # as a careless API client could set
+    text = export([record])
+    fields = bibtexparser_parse(text)["k"]
+    assert [f for f in fields if f in ("address", "isbn", "series", "note")] == [
+        "address", "isbn", "series", "note"]
+    pybtex_parse(text)

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from papershelf.formats import FormatError
-from papershelf.formats.csljson import read_csljson, write_csljson
+from papershelf.formats.csljson import csl_item, read_csljson, write_csljson
 from tests.fixtures.records import ugly_records
 
 
@@ -79,3 +79,85 @@ def test_reads_a_zotero_item():
 def test_a_malformed_file_raises_a_clear_error(text):
     with pytest.raises(FormatError, match="CSL-JSON"):
         read_csljson(text)
+
+
+def _read(items):
+    return read_csljson(json.dumps(items))
+
+
+def test_a_cut_author_list_is_marked_and_read_back():
+    (record,), _ = _read([{"type": "article", "title": "T", "author": [
+        {"family": "Ng", "given": "Andrew"}, {"literal": "others"}]}])
+    assert (record["authors"], record["authors_more"]) == (["Andrew Ng"], 1)
+    assert csl_item(record)["author"] == [{"family": "Ng", "given": "Andrew"}, {"literal": "others"}]
+
+
+@pytest.mark.parametrize(("issued", "published", "precision"), [
+    ({"date-parts": [[2019]]}, "2019-01-01", "year"),
+    ({"date-parts": [["2019", "5"]]}, "2019-05-01", "month"),
+    ({"date-parts": [[2019, 5, 12]]}, "2019-05-12", None),
+    ({"date-parts": [[2019]], "season": 1}, "2019-01-01", "year"),
+    ({"date-parts": [[2019, 21]]}, "2019-01-01", "year"),  # a season as month 21
+    ({"raw": "2020-07"}, "2020-07-01", "month"),
+    ({"raw": "2018/2019"}, "2018-01-01", "year"),
+    ("2015", "2015-01-01", "year"),
+    ({"date-parts": [[2018, 13, 40]]}, "2018-01-01", "year"),
+    ({"literal": "n.d."}, None, None),
+])
+def test_dates_keep_their_precision(issued, published, precision):
+    (record,), _ = _read([{"type": "book", "title": "T", "issued": issued}])
+    assert (record["published"], record["published_precision"]) == (published, precision)
+    if published:
+        parts = csl_item(record)["issued"]["date-parts"][0]
+        assert len(parts) == {"year": 1, "month": 2, None: 3}[precision]
+
+
+def test_names_keep_their_particles_and_surnames():
+    (record,), _ = _read([{"type": "book", "title": "T", "author": [
+        {"family": "Beethoven", "given": "Ludwig", "non-dropping-particle": "van"},
+        {"family": "Den Hertog", "given": "M I"}, {"family": "King", "given": "Martin Luther",
+                                                   "suffix": "Jr."},
+        {"literal": "European Space Agency"}]}])
+    assert record["authors"] == ["Ludwig van Beethoven", "Den Hertog, M I",
+                                 "Martin Luther King Jr.", "European Space Agency"]
+
+
+def test_types_venue_and_other_variables_map_both_ways():
+    item = {"id": "x", "type": "chapter", "title": "T", "container-title": "The Book",
+            "page": "1-10", "publisher": "MIT Press", "publisher-place": "Cambridge, MA",
+            "ISBN": "978-0-262-51102-5", "editor": [{"family": "Arbib", "given": "Michael A."}],
+            "volume": 3, "edition": "2", "archive": "Some archive"}
+    (record,), problems = _read([item])
+    assert problems == []
+    assert (record["entry_type"], record["booktitle"], record["pages"], record["volume"]) == (
+        "incollection", "The Book", "1-10", "3")
+    assert record["extra"] == {"address": "Cambridge, MA", "isbn": "978-0-262-51102-5",
+                               "archive": "Some archive"}
+    back = csl_item(record)
+    for variable in ("type", "container-title", "page", "publisher", "publisher-place", "ISBN",
+                     "edition", "archive"):
+        assert back[variable] == item[variable], variable
+    assert back["editor"] == item["editor"] and back["volume"] == "3"
+
+
+@pytest.mark.parametrize(("kind", "entry_type"), [
+    ("article-magazine", "article"), ("motion_picture", "motion_picture"), ("webpage", "online"),
+    ("thesis", "phdthesis"), ("report", "techreport"), ("paper-conference", "inproceedings"),
+])
+def test_every_csl_type_comes_back(kind, entry_type):
+    (record,), _ = _read([{"type": kind, "title": "T", "container-title": "C"}])
+    assert record["entry_type"] == entry_type
+    assert csl_item(record)["type"] == kind
+
+
+def test_a_bad_item_or_variable_costs_only_itself():
+    records, report = _read([
+        {"type": "book", "title": "Good"}, "not an item", {"type": "book"},
+        {"type": "article-journal", "title": "Odd types", "author": "A String",
+         "abstract": {"x": 1}, "issued": {"date-parts": [["soon"]]}},
+    ])
+    assert [r["title"] for r in records] == ["Good", "Odd types"]
+    assert report[0] == {"index": 1, "reason": "not an item (an object)"}
+    assert report[1] == {"index": 2, "reason": "no title"}
+    assert report[2]["imported"] is True
+    assert set(report[2]["fields"]) == {"author", "abstract", "issued"}
