@@ -52,6 +52,14 @@ def _corpus_records() -> list[dict]:
     return sorted(records, key=lambda r: r["citation_key"])
 
 
+def _document(folder, bib: str, template: str, style: str) -> list[str]:
+    """Write refs.bib and doc.tex into ``folder``; the pdflatex command that compiles them."""
+    (folder / "refs.bib").write_text(bib, encoding="utf-8")
+    (folder / "doc.tex").write_text(
+        template % {"declarations": _declarations(bib), "style": style}, encoding="utf-8")
+    return ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "doc.tex"]
+
+
 def _run(args, cwd):
     return subprocess.run(args, cwd=cwd, capture_output=True, text=True, errors="replace",
                           timeout=120)
@@ -66,11 +74,7 @@ def test_the_bibtex_export_compiles(tmp_path, style, corpus):
     if not (shutil.which("bibtex") and shutil.which("pdflatex")):
         require_or_skip("latex", "bibtex and pdflatex are not installed")
     records = CORPORA[corpus]()
-    bib = "".join(write_bibtex(records))
-    (tmp_path / "refs.bib").write_text(bib, encoding="utf-8")
-    (tmp_path / "doc.tex").write_text(
-        DOCUMENT % {"declarations": _declarations(bib), "style": style}, encoding="utf-8")
-    latex = ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "doc.tex"]
+    latex = _document(tmp_path, "".join(write_bibtex(records)), DOCUMENT, style)
 
     first = _run(latex, tmp_path)
     assert first.returncode == 0, first.stdout[-3000:]
@@ -115,11 +119,8 @@ def test_the_biblatex_export_compiles_with_biber(tmp_path, style, encoding, corp
     if not _biblatex_installed():
         require_or_skip("latex", "biber, pdflatex or biblatex.sty is not installed")
     records = CORPORA[corpus]()
-    bib = "".join(write_biblatex(records, encoding=encoding))
-    (tmp_path / "refs.bib").write_text(bib, encoding="utf-8")
-    (tmp_path / "doc.tex").write_text(
-        BIBLATEX_DOCUMENT % {"declarations": _declarations(bib), "style": style}, encoding="utf-8")
-    latex = ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "doc.tex"]
+    latex = _document(tmp_path, "".join(write_biblatex(records, encoding=encoding)),
+                      BIBLATEX_DOCUMENT, style)
 
     first = _run(latex, tmp_path)
     assert first.returncode == 0, first.stdout[-3000:]

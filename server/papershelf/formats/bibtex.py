@@ -492,32 +492,31 @@ def _arxiv(entry: _Entry) -> tuple[str | None, int | None]:
     return found
 
 
+def _identifier(entry: _Entry, name: str, normalize, of_arxiv, what: str, arxiv_id) -> str | None:
+    """The entry's DOI or URL, normalized; None when it is arXiv's own (the id implies it) or
+    is none (then it stays as written, and is reported)."""
+    if name not in entry.fields:
+        return None
+    text = _identifier_text(entry.fields[name])
+    value = _first_valid(text, normalize)
+    if value is None and text.lower().startswith("www."):
+        value = _first_valid("http://" + text, normalize)  # as browsers read it
+    if value or (arxiv_id and of_arxiv(text)):
+        entry.used.add(name)
+    else:
+        entry.problem(name, f"not {what}: {text[:200]!r} (kept as written)")
+    if value and of_arxiv(value) and (arxiv_id or name == "doi"):
+        return None  # arXiv's DOI and page are implied by the id
+    return value
+
+
 def _record(entry: _Entry) -> dict:
     fields, take = entry.fields, entry.take
     authors, more = parse_bibtex_names(take("author")) if "author" in fields else ([], 0)
     editors = parse_bibtex_names(take("editor"))[0] if "editor" in fields else []
     arxiv_id, version = _arxiv(entry)
-    doi = url = None
-    if "doi" in fields:
-        text = _identifier_text(fields["doi"])
-        doi = _first_valid(text, normalize_doi)
-        if doi or (arxiv_id and is_arxiv_doi(text)):
-            entry.used.add("doi")
-        else:
-            entry.problem("doi", f"not a DOI: {text[:200]!r} (kept as written)")
-        if doi and is_arxiv_doi(doi):
-            doi = None  # the arXiv DOI is implied by the id
-    if "url" in fields:
-        text = _identifier_text(fields["url"])
-        url = _first_valid(text, normalize_url)
-        if url is None and text.lower().startswith("www."):
-            url = _first_valid("http://" + text, normalize_url)  # as browsers read it
-        if url or (arxiv_id and is_arxiv_url(text)):
-            entry.used.add("url")
-        else:
-            entry.problem("url", f"not an http(s) or ftp URL: {text[:200]!r} (kept as written)")
-        if arxiv_id and is_arxiv_url(url):
-            url = None  # the arXiv page is implied by the id
+    doi = _identifier(entry, "doi", normalize_doi, is_arxiv_doi, "a DOI", arxiv_id)
+    url = _identifier(entry, "url", normalize_url, is_arxiv_url, "an http(s) or ftp URL", arxiv_id)
     published, precision, dated = _published(fields)
     entry.used |= dated
     for name in ("year", "month", "day", "date"):
