@@ -143,7 +143,9 @@ def sniff_format(text: str) -> str:
 
 
 def read_file(text: str, fmt: str | None) -> tuple[str, list[dict], list[dict]]:
-    """(format, records, skipped) — a malformed file raises Invalid (nothing written)."""
+    """(format, records, report entries: entries skipped, and with ``"imported": True`` entries
+    read without some of their fields) — a file that cannot be read raises Invalid (nothing
+    written)."""
     fmt = fmt or sniff_format(text)
     if fmt not in IMPORT_FORMATS:
         raise Invalid(fields={"format": [f"one of {', '.join(IMPORT_FORMATS)}"]})
