@@ -71,7 +71,7 @@ EXTRA_VARIABLES = {
     "language": "language", "title-short": "shorttitle", "container-title-short": "shortjournal",
     "number-of-pages": "pagetotal", "number-of-volumes": "volumes", "version": "version",
     "PMID": "pmid", "PMCID": "pmcid", "event-place": "venue", "status": "pubstate",
-    "medium": "howpublished", "note": "note",
+    "note": "note",
 }
 _BIBTEX_VARIABLES = {v: k for k, v in EXTRA_VARIABLES.items()}
 _BIBTEX_VARIABLES.update({"location": "publisher-place", "school": "publisher",
@@ -83,7 +83,7 @@ _MODELLED = {"id", "type", "citation-key", "title", "author", "editor", "issued"
              "abstract", "keyword", "note"}
 # CSL variables kept in ``extra`` under their own name (no BibTeX field for them)
 _CSL_EXTRA = frozenset("""archive archive_location archive-place authority call-number
-    container-title dimensions division event-title jurisdiction original-publisher
+    container-title dimensions division event-title jurisdiction medium original-publisher
     original-publisher-place original-title part-number part-title printing references
     reviewed-genre reviewed-title scale section source supplement-number volume-title
     year-suffix""".split())
