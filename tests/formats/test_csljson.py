@@ -161,3 +161,13 @@ def test_a_bad_item_or_variable_costs_only_itself():
     assert report[1] == {"index": 2, "reason": "no title"}
     assert report[2]["imported"] is True
     assert set(report[2]["fields"]) == {"author", "abstract", "issued"}
+
+
+def test_an_invalid_doi_and_the_access_date_come_back_as_given():
+    item = {"id": "x", "type": "webpage", "title": "T", "DOI": "see publisher",
+            "URL": "https://example.org/p", "accessed": {"date-parts": [[2024, 3, 5]]}}
+    (record,), (problem,) = _read([item])
+    assert record["doi"] is None and problem["imported"] is True and "DOI" in problem["fields"]
+    back = csl_item(record)
+    assert (back["DOI"], back["URL"], back["accessed"]) == (
+        "see publisher", "https://example.org/p", {"date-parts": [[2024, 3, 5]]})

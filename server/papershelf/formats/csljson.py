@@ -28,7 +28,13 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 
-from papershelf.domain.identifiers import find_arxiv_id, is_arxiv_doi, is_arxiv_url
+from papershelf.domain.identifiers import (
+    find_arxiv_id,
+    is_arxiv_doi,
+    is_arxiv_url,
+    normalize_doi,
+    normalize_url,
+)
 from papershelf.domain.record import new_record
 
 from . import FormatError, is_journal_article, journal_doi, venue
@@ -168,6 +174,10 @@ def csl_item(record: dict, *, abstract: bool = True) -> dict:
         variable = _BIBTEX_VARIABLES.get(field) or (field if field in _CSL_EXTRA else None)
         if variable and variable not in item and variable != "note":
             item[variable] = decode_latex(value)
+    if extra.get("urldate") and "accessed" not in item:
+        accessed, precision = _issued({"raw": extra["urldate"]})
+        if accessed:
+            item["accessed"] = _date_parts(accessed, precision)
     preprint = arxiv_id and not container and kind == "article"
     if arxiv_id:
         if preprint:
@@ -176,10 +186,10 @@ def csl_item(record: dict, *, abstract: bool = True) -> dict:
         item["URL"] = f"https://arxiv.org/abs/{arxiv_id}"
         item["DOI"] = doi or f"10.48550/arXiv.{arxiv_id}"
     else:
-        if doi:
-            item["DOI"] = doi
-        if record.get("url"):
-            item["URL"] = record["url"]
+        if doi or extra.get("doi"):  # (a DOI that is none, kept as the file wrote it)
+            item["DOI"] = doi or decode_latex(extra["doi"])
+        if record.get("url") or extra.get("url"):
+            item["URL"] = record.get("url") or decode_latex(extra["url"])
     if abstract and record.get("abstract"):
         item["abstract"] = record["abstract"]
     if record.get("tags"):
@@ -304,6 +314,16 @@ def _entry_type(kind: str | None) -> str | None:
 def _record(item: dict, problems: dict) -> dict:
     doi = _text(item.get("DOI"))
     url = _text(item.get("URL"))
+    extra = {}
+    for variable, value, normalize in (("DOI", doi, normalize_doi), ("URL", url, normalize_url)):
+        try:
+            if value and not is_arxiv_doi(value):
+                normalize(value)
+        except ValueError:
+            problems[variable] = [f"not a {variable}: {value[:200]!r} (kept as written)"]
+            extra[variable.lower()] = encode_latex(value)
+    doi = None if "doi" in extra else doi
+    url = None if "url" in extra else url
     number = _text(item.get("number")) or ""
     arxiv_id, version = find_arxiv_id(
         number if number.lower().startswith("arxiv") else "", url or "", doi or "")
@@ -329,7 +349,6 @@ def _record(item: dict, problems: dict) -> dict:
         problems["issued"] = ["not a date (dropped)"]
     container = _text(item.get("container-title"))
     chapter_like = kind in ("chapter", "paper-conference") or str(kind).startswith("entry")
-    extra = {}
     if container and not chapter_like and kind not in (None, "periodical") \
             and not str(kind).startswith("article"):
         extra["container-title"] = encode_latex(container)  # a website's or series' name
