@@ -172,7 +172,9 @@ def test_bibtex_import_creates_papers_with_their_keys_and_notes(client, alice):
     assert smith["tags"] == ["imported", "nlp"]
     assert [n["body"] for n in smith["notes"]] == ["Imported note."]
     assert items["doe2020journal"]["doi"] == "10.1038/xyz123"
-    assert items["doe2020journal"]["journal_ref"] == "Nature"
+    assert items["doe2020journal"]["journal"] == "Nature"
+    assert items["doe2020journal"]["entry_type"] == "article"
+    assert (smith["published"], smith["published_precision"]) == ("2024-05-01", "month")
 
 
 def test_importing_the_same_file_again_changes_nothing(client, alice):
@@ -255,13 +257,16 @@ def test_a_malformed_file_is_422_and_changes_nothing(client, alice, saved, fmt, 
     assert client.get("/api/export?format=json", headers=alice).data == before
 
 
-def test_a_bad_record_mid_file_is_reported_and_the_rest_imported(client, alice):
-    bib = BIB + "\n@misc{bad, title = {Bad id}, eprint = {2401.99999}, url = {notaurl}}\n"
+def test_a_bad_field_mid_file_costs_only_itself_and_is_reported(client, alice):
+    bib = BIB + "\n@misc{bad, title = {Bad URL}, eprint = {2401.99999}, url = {notaurl}}\n"
     r = client.post("/api/import", data=bib.encode(), headers=alice)
     assert r.status_code == 200
-    assert (r.json["created"], r.json["skipped"]) == (2, 2)
+    assert (r.json["created"], r.json["skipped"]) == (3, 1)  # (the entry with no title)
     bad = next(e for e in r.json["errors"] if e.get("key") == "bad")
-    assert bad["reason"] == "invalid fields" and "url" in bad["fields"]
+    assert bad["imported"] is True and "url" in bad["fields"]
+    paper = next(p for p in client.get("/api/papers", headers=alice).json["items"]
+                 if p["citation_key"] == "bad")
+    assert paper["arxiv_id"] == "2401.99999" and paper["extra"] == {"url": "notaurl"}
 
 
 def test_import_over_the_limit_is_413(make_app, make_user):
@@ -307,3 +312,26 @@ def test_backup_restores_losslessly(client, alice, bob, annotated):
     # and importing the backup again adds nothing
     r = client.post("/api/import?format=json", data=backup, headers=bob)
     assert (r.json["created"], r.json["updated"]) == (0, 0)
+
+
+@pytest.mark.parametrize(("data", "text"), [
+    ("Müller – “quotes” ’".encode("cp1252"), "Müller – “quotes” ’"),  # Windows-1252
+    (b"\x81\x8d caf\xe9", "\x81\x8d café"),  # the bytes 1252 leaves undefined: as Latin-1
+    ("\ufeff@misc{k}".encode("utf-8"), "@misc{k}"),  # a BOM dropped
+    ("\ufeff@misc{k, title={学}}".encode("utf-16-le"), "@misc{k, title={学}}"),
+    ("\ufeff@misc{k}".encode("utf-16-be"), "@misc{k}"),
+    ("@misc{k, title={x}}".encode("utf-16-le"), "@misc{k, title={x}}"),  # no BOM: NUL bytes say
+    ("\ufeff@misc{k}".encode("utf-32"), "@misc{k}"),
+])
+def test_uploads_are_decoded_as_bibtex_users_expect(data, text):
+    from papershelf.services.transfer import decode_upload
+
+    assert decode_upload(data) == text
+
+
+def test_a_windows_1252_file_imports(client, alice):
+    bib = "@article{k, title={Über “smart quotes”}, author={Müller, Jürgen}}".encode("cp1252")
+    r = client.post("/api/import", data=bib, headers=alice)
+    assert r.json["created"] == 1, r.json
+    (paper,) = client.get("/api/papers", headers=alice).json["items"]
+    assert (paper["title"], paper["authors"]) == ("Über “smart quotes”", ["Jürgen Müller"])

@@ -37,6 +37,7 @@ def test_several_ids_in_one_call(fake):
     assert "\n" not in paper.summary
     assert paper.comments == "24 pages, 9 figures; v2: added ablations"
     assert paper.doi is None and paper.journal_ref is None
+    assert paper.affiliations == ["Carnegie Mellon University"]  # <arxiv:affiliation>
 
 
 def test_non_ascii_author_names_come_through(fake):

@@ -97,3 +97,12 @@ def test_a_malformed_file_fails_clearly_and_changes_nothing(cli, tmp_path):
 def test_an_unknown_user_is_an_error(cli):
     result = cli("export", "--user", "nobody")
     assert result.exit_code == 1 and "no user named 'nobody'" in result.output
+
+
+def test_import_says_what_it_skipped_and_what_it_imported_without_a_field(cli, tmp_path):
+    (tmp_path / "in.bib").write_text("@misc{a, title={A}, doi={not a doi}}\n@misc{b, year={2020}}\n",
+                                     encoding="utf-8")
+    result = cli("import", str(tmp_path / "in.bib"))  # (the runner shows stderr in output)
+    assert result.exit_code == 0, result.output
+    assert "1 created, 0 updated, 1 skipped" in result.output
+    assert "imported a: fields not read" in result.output and "skipped b: no title" in result.output

@@ -44,3 +44,49 @@ def test_sqlite_runs_in_wal_mode_with_foreign_keys(app):
     with app.extensions["papershelf_db"].connection_context():
         assert store.db.execute_sql("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert store.db.execute_sql("PRAGMA foreign_keys").fetchone()[0] == 1
+
+
+def _v2_store(database) -> None:
+    """Make the store look like schema version 2: no columns for works beyond arXiv, DOIs, URLs
+    and citation keys unique as they were."""
+    from papershelf.store.migrations import _WORK_COLUMNS
+
+    store.db.execute_sql("DELETE FROM schema_version")
+    store.db.execute_sql("INSERT INTO schema_version (version) VALUES (2)")
+    store.db.execute_sql("DROP INDEX IF EXISTS paper_user_id_citation_key_nocase")
+    for column in ("doi", "url"):
+        store.db.execute_sql(f"DROP INDEX IF EXISTS paper_user_id_{column}")
+        store.db.execute_sql(
+            f"CREATE UNIQUE INDEX paper_user_id_{column} ON paper (user_id, {column})")
+    store.db.execute_sql(
+        "CREATE UNIQUE INDEX paper_user_id_citation_key ON paper (user_id, citation_key)")
+    for name, _ in _WORK_COLUMNS:
+        store.db.execute_sql(f'ALTER TABLE paper DROP COLUMN "{name}"')
+
+
+def test_a_version_2_store_gains_works_beyond_arxiv_and_keys_without_case(make_app, make_user):
+    app = make_app()
+    headers = make_user("alice")
+    c = app.test_client()
+    for key in ("Vaswani2017", "other"):
+        doi = "10.1000/shared" if key == "other" else None
+        r = c.post("/api/papers", json={"title": f"Paper {key}", "doi": doi}, headers=headers)
+        c.patch(f"/api/papers/{r.json['id']}", json={"citation_key": key}, headers=headers)
+    with app.extensions["papershelf_db"].connection_context():
+        with store.db.atomic():
+            _v2_store(store.db)
+            # a key that differs from another only in case, as version 2 allowed
+            store.db.execute_sql(
+                "UPDATE paper SET citation_key = 'vaswani2017' WHERE citation_key = 'other'")
+    again = make_app()
+    assert _version(again) == migrations.SCHEMA_VERSION
+    c = again.test_client()
+    items = c.get("/api/papers", headers=headers).json["items"]
+    assert sorted(p["citation_key"] for p in items) == ["Vaswani2017", "vaswani2017a"]
+    assert all(p["entry_type"] is None and p["extra"] == {} and p["editors"] == [] for p in items)
+    # a DOI may now be shared by two works; a key is taken whatever its case
+    bib = ("@misc{ch2, title={Another chapter}, doi={10.1000/shared}}\n"
+           "@misc{VASWANI2017, title={Third}}")
+    report = c.post("/api/import", data=bib.encode(), headers=headers).json
+    assert report["created"] == 2, report
+    assert "BibTeX ignores case" in report["errors"][0]["reason"]

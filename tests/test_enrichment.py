@@ -154,6 +154,7 @@ def test_saved_paper_is_completed_from_arxiv(app, client, make_user, fake):
     assert paper["published"] == "2026-03-02"  # first version, not the page's date
     assert paper["arxiv_version"] == 2
     assert paper["comments"] == "24 pages, 9 figures; v2: added ablations"
+    assert paper["affiliations"] == ["Carnegie Mellon University"]  # from <arxiv:affiliation>
     assert paper["abstract"].startswith("We study asymmetric self-play for training language-model "
                                         "agents on tasks")  # the page's was cut with "…"
     assert paper["title"] == PAGE_PAPER["title"]
@@ -170,6 +171,22 @@ def test_saved_paper_is_completed_from_arxiv(app, client, make_user, fake):
     assert [p["id"] for p in r.json["items"]] == [saved["id"]]
     assert set(stored(app, saved["id"]).enriched_fields) >= {
         "authors", "authors_more", "primary_category", "categories", "published", "arxiv_version"}
+
+
+def test_a_year_only_date_becomes_arxivs_full_date(app, client, make_user):
+    alice = make_user("alice")
+    saved = save(client, alice, published="2026")  # as an imported entry with a year only
+    assert (saved["published"], saved["published_precision"]) == ("2026-01-01", "year")
+    run_due(app)
+    paper = get(client, alice, saved["id"])
+    assert (paper["published"], paper["published_precision"]) == ("2026-03-02", None)
+
+
+def test_affiliations_the_page_gave_are_kept(app, client, make_user):
+    alice = make_user("alice")
+    saved = save(client, alice, affiliations=["CMU"])
+    run_due(app)
+    assert get(client, alice, saved["id"])["affiliations"] == ["CMU"]
 
 
 def test_later_page_save_keeps_what_arxiv_supplied(app, client, make_user):

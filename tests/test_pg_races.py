@@ -1,8 +1,9 @@
 """PostgreSQL: page saves are not serialized per user. An edit (PATCH) still takes the user's row
 lock, which waits for every save that is inserting a paper (a foreign key takes a share lock on
-the user), but not for a save that merges into a paper already stored and fills its empty DOI or
-URL. That race is made certain here: another connection holds such an uncommitted fill, the edit
-passes its check, waits on the unique index, and the fill commits."""
+the user), but not for a save that merges into a paper already stored and fills its empty arXiv
+id. That race is made certain here: another connection holds such an uncommitted fill, the edit
+passes its check, waits on the unique index, and the fill commits. (DOIs and URLs are not unique:
+works may share them.)"""
 
 import threading
 import time
@@ -33,16 +34,17 @@ def _hold_uncommitted(url, sql, params):
     return thread
 
 
-def test_an_edit_that_loses_a_race_for_a_doi_is_a_conflict(app, client, alice, paper_data):
-    first = client.post("/api/papers", json=paper_data, headers=alice).json
-    other = client.post("/api/papers", json={**paper_data, "arxiv_id": "2611.11111",
+def test_an_edit_that_loses_a_race_for_an_arxiv_id_is_a_conflict(app, client, alice, paper_data):
+    first = client.post("/api/papers", json={**paper_data, "arxiv_id": None, "title": "First"},
+                        headers=alice).json
+    other = client.post("/api/papers", json={**paper_data, "arxiv_id": None,
                                              "title": "Another paper"}, headers=alice).json
-    assert first["doi"] is None and other["doi"] is None
+    assert first["arxiv_id"] is None and other["arxiv_id"] is None
     held = _hold_uncommitted(app.config["DATABASE_URL"],
-                             "UPDATE paper SET doi = %s WHERE id = %s", ("10.1234/raced", other["id"]))
-    r = client.patch(f"/api/papers/{first['id']}", json={"doi": "10.1234/raced"}, headers=alice)
+                             "UPDATE paper SET arxiv_id = %s WHERE id = %s", ("2611.11111", other["id"]))
+    r = client.patch(f"/api/papers/{first['id']}", json={"arxiv_id": "2611.11111"}, headers=alice)
     held.join()
     assert r.status_code == 409, r.json
     assert r.json["error"]["code"] == "conflict"
-    assert client.get(f"/api/papers/{first['id']}", headers=alice).json["doi"] is None
-    assert client.get(f"/api/papers/{other['id']}", headers=alice).json["doi"] == "10.1234/raced"
+    assert client.get(f"/api/papers/{first['id']}", headers=alice).json["arxiv_id"] is None
+    assert client.get(f"/api/papers/{other['id']}", headers=alice).json["arxiv_id"] == "2611.11111"

@@ -351,3 +351,14 @@ def test_search_excerpts_of_notes_drop_markdown_syntax_but_stay_escaped(client, 
     sign_in(client, alice)
     page = client.get("/?q=critic").get_data(as_text=True)
     assert 'the <mark class="match">critic</mark> &amp; PPO &lt;b&gt;raw&lt;/b&gt;' in page
+
+
+def test_a_paper_page_shows_its_venue_and_a_year_only_date_as_a_year(client, alice):
+    bib = (b"@incollection{ch, title={A chapter}, booktitle={The Book}, pages={1--10},"
+           b" publisher={MIT Press}, editor={Arbib, Michael}, year={1998}}")
+    assert client.post("/api/import", data=bib, headers=alice).json["created"] == 1
+    paper = client.get("/api/papers", headers=alice).json["items"][0]
+    sign_in(client, alice)
+    page = client.get(f"/papers/{paper['id']}").get_data(as_text=True)
+    assert '<time datetime="1998" title="Published">1998</time>' in page
+    assert "The Book, pp. 1–10; MIT Press" in page and "Michael Arbib" in page

@@ -7,9 +7,10 @@ withdrawn, and the ids it rejected. Failures are exceptions a caller can act on:
 :class:`ArxivBadAnswer` (a body that is not the Atom feed the manual describes: not worth it).
 
 The format is the one in arXiv's API user manual: an Atom ``<feed>`` of ``<entry>`` elements with
-``<id>http://arxiv.org/abs/<id>v<n></id>``, ``<published>`` (first version), ``<author><name>``,
-``<arxiv:primary_category term>``, ``<category term>``, ``<arxiv:doi>``, ``<arxiv:journal_ref>``,
-``<arxiv:comment>``; errors come as a feed whose one entry has an ``…/api/errors#…`` id.
+``<id>http://arxiv.org/abs/<id>v<n></id>``, ``<published>`` (first version), ``<author><name>``
+(and ``<arxiv:affiliation>``), ``<arxiv:primary_category term>``, ``<category term>``,
+``<arxiv:doi>``, ``<arxiv:journal_ref>``, ``<arxiv:comment>``; errors come as a feed whose one
+entry has an ``…/api/errors#…`` id.
 The XML is read with defusedxml: the answer comes from the network.
 """
 
@@ -73,6 +74,7 @@ class ArxivPaper:
     doi: str | None
     journal_ref: str | None
     comments: str | None
+    affiliations: list[str] = field(default_factory=list)  # the authors', in order, each once
 
 
 @dataclass
@@ -173,11 +175,15 @@ def parse_entry(entry) -> ArxivPaper | None:
         arxiv_id, version = normalize_arxiv_id(raw_id)
     except ValueError as e:
         raise ArxivBadAnswer(f"an entry's id is not an arXiv id: {raw_id[:100]!r}") from e
-    authors = []
+    authors, affiliations = [], []
     for author in entry.findall(f"{ATOM}author"):
         name = _text(author, f"{ATOM}name")
         if name:
             authors.append(name)
+        for affiliation in author.findall(f"{ARXIV}affiliation"):
+            text = _SPACE.sub(" ", affiliation.text or "").strip()
+            if text and text.casefold() not in {a.casefold() for a in affiliations}:
+                affiliations.append(text)
     primary = entry.find(f"{ARXIV}primary_category")
     primary_term = (primary.get("term") or "").strip() if primary is not None else ""
     categories = []
@@ -200,6 +206,7 @@ def parse_entry(entry) -> ArxivPaper | None:
         doi=_doi(_text(entry, f"{ARXIV}doi")),
         journal_ref=_text(entry, f"{ARXIV}journal_ref"),
         comments=_text(entry, f"{ARXIV}comment"),
+        affiliations=affiliations,
     )
 
 

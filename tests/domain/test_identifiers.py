@@ -75,6 +75,10 @@ def test_arxiv_urls_are_the_ones_on_arxiv_org(url, expected):
     ("http://dx.doi.org/10.1000/x", "10.1000/x"),
     ("DOI: 10.1000/x", "10.1000/x"),
     (" 10.1000/x ", "10.1000/x"),
+    ("http://doi.acm.org/10.1145/1327452.1327492", "10.1145/1327452.1327492"),
+    ("http://doi.ieeecomputersociety.org/10.1109/SP.2010.25", "10.1109/SP.2010.25"),
+    ("https://www.doi.org/10.1000/x", "10.1000/x"),
+    ("info:doi/10.1000/x", "10.1000/x"),
 ])
 def test_doi_prefixes_are_dropped_as_written(raw, expected):
     assert doi_without_prefix(raw) == expected
@@ -85,6 +89,8 @@ def test_doi_prefixes_are_dropped_as_written(raw, expected):
     ("https://doi.org/10.1145/ABC.DEF", "10.1145/abc.def"),
     ("doi:10.1000/XYZ", "10.1000/xyz"),
     ("http://dx.doi.org/10.1000/x%2Fy", "10.1000/x/y"),
+    ("10/fqd6hj", "10/fqd6hj"),  # a shortDOI
+    ("https://doi.org/10/FQD6HJ", "10/fqd6hj"),
 ])
 def test_dois_normalize_to_lower_case(raw, expected):
     assert normalize_doi(raw) == expected
@@ -101,12 +107,13 @@ def test_invalid_dois_are_rejected(raw):
     ("http://example.com", "http://example.com/"),
     ("https://example.com:443/x", "https://example.com/x"),
     ("https://example.com:8443/x", "https://example.com:8443/x"),
+    ("ftp://ftp.cs.example.edu/pub/TR-91-02.ps", "ftp://ftp.cs.example.edu/pub/TR-91-02.ps"),
 ])
 def test_urls_normalize(raw, expected):
     assert normalize_url(raw) == expected
 
 
-@pytest.mark.parametrize("raw", ["javascript:alert(1)", "ftp://x.org/a", "/relative", "https://", ""])
+@pytest.mark.parametrize("raw", ["javascript:alert(1)", "file:///etc/passwd", "/relative", "https://", ""])
 def test_non_http_urls_are_rejected(raw):
     with pytest.raises(ValueError):
         normalize_url(raw)

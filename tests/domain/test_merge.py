@@ -1,6 +1,8 @@
-"""The merge rule of a later page save, as a pure function."""
+"""The merge rule of a later page save, and when two entries are one work, as pure functions."""
 
-from papershelf.domain.merge import page_save_changes
+import pytest
+
+from papershelf.domain.merge import page_save_changes, titles_compatible
 
 STORED = {"arxiv_id": "2603.29001", "title": "Old title", "authors": ["A B"], "authors_more": 3,
           "abstract": "Stored abstract", "topics": ["LLM Agents"], "arxiv_version": 2,
@@ -39,3 +41,36 @@ def test_identity_is_set_once():
 
 def test_fields_outside_the_page_set_are_ignored():
     assert page_save_changes(STORED, {"citation_key": "x", "tags": ["a"]}, set()) == {}
+
+
+def test_a_new_date_brings_its_precision():
+    stored = {**STORED, "published": "2017-01-01", "published_precision": "year"}
+    changes = page_save_changes(stored, {"published": "2017-06-12", "published_precision": None},
+                                set())
+    assert changes == {"published": "2017-06-12", "published_precision": None}
+    assert page_save_changes(stored, {"published_precision": None}, set()) == {}
+
+
+def test_other_fields_of_an_entry_only_grow():
+    stored = {**STORED, "extra": {"isbn": "1", "note": "kept"}}
+    changes = page_save_changes(stored, {"extra": {"note": "other", "address": "Cham"}}, set())
+    assert changes == {"extra": {"note": "kept", "address": "Cham", "isbn": "1"}}
+
+
+@pytest.mark.parametrize(("a", "b", "same"), [
+    ("Attention Is All You Need", "Attention is all you need.", True),
+    ("Attention {Is} {All} {You} {Need}", "Attention is all you need", True),
+    ("Über die Konvergenz", "Uber die Konvergenz", True),
+    ("Deep Residual Learning for Image Recognition",
+     "Deep Residual Learning for Image Recognition: Extended Version", True),
+    ("Deep residual learning for image recogniton", "Deep Residual Learning for Image Recognition",
+     True),  # a typo
+    ("Why Graphs?", "Learning on Graphs: Methods and Applications", False),
+    ("Graphs in Chemistry", "Graphs in Physics Simulation", False),
+    ("Part I", "Part II", False),
+    ("Volume 1: Foundations", "Volume 2: Foundations", False),
+    ("", "Anything", True),  # no title says nothing against it
+])
+def test_titles_are_compatible_when_they_name_one_work(a, b, same):
+    assert titles_compatible(a, b) is same
+    assert titles_compatible(b, a) is same

@@ -54,3 +54,11 @@ def test_papers_without_a_title_are_skipped():
     records, skipped = read_backup(text)
     assert [r["title"] for r in records] == ["ok"]
     assert skipped == [{"index": 0, "reason": "no title"}]
+
+
+def test_a_version_1_backup_still_reads():
+    text = ('{"format": "papershelf-backup", "version": 1, "papers": [{"title": "Old", '
+            '"authors": ["Ann Old"], "published": "2020-05-01", "journal_ref": "Nature 1, 2 (2020)"}]}')
+    (record,), skipped = read_backup(text)
+    assert skipped == [] and record["title"] == "Old"
+    assert (record["published_precision"], record["extra"], record["editors"]) == (None, {}, [])

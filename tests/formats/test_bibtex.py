@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from papershelf.formats import FormatError
 from papershelf.formats.bibtex import annotation_text, read_bibtex, write_biblatex, write_bibtex
 from papershelf.formats.latex import as_exported, decode_latex, encode_latex, encode_title
-from papershelf.formats.names import parse_bibtex_names
+from papershelf.formats.names import name_parts, parse_bibtex_names
 from tests.fixtures.records import ugly_records
 
 WRITERS = {"bibtex": write_bibtex, "biblatex": write_biblatex}
@@ -69,7 +69,8 @@ def test_decoded_fields_equal_the_stored_text(fmt, options):
         else:
             assert "abstract" not in fields
         names, more = parse_bibtex_names(fields.get("author", ""))
-        assert names == [" ".join(a.split()) for a in record["authors"]]
+        # the same people, name by name; "Smith, John" comes back as "John Smith"
+        assert [name_parts(n) for n in names] == [name_parts(a) for a in record["authors"]]
         assert more == (1 if record["authors_more"] else 0)
         expected_annote = annotation_text(record)
         assert decode_latex(fields.get("annote", "")) == as_exported(expected_annote)
@@ -267,19 +268,25 @@ def test_reads_a_zotero_export():
     assert skipped == [{"key": "notitle", "reason": "no title"}]
     first, second = records
     assert first["title"] == "Attention Is All You Need"
+    assert first["entry_type"] == "article" and second["entry_type"] == "inproceedings"
     assert first["arxiv_id"] == "1706.03762"
     assert first["doi"] is None  # the arXiv DOI is implied by the id
     assert first["url"] is None
     assert first["authors"] == ["Ashish Vaswani", "Noam Shazeer", "Aidan N. Gomez", "Łukasz Kaiser"]
-    assert first["published"] == "2017-12-01"
+    assert (first["published"], first["published_precision"]) == ("2017-12-01", "month")
     assert first["abstract"] == "The dominant sequence transduction models – based on RNNs."
     assert first["tags"] == ["Computer Science - Computation and Language",
                              "Computer Science - Machine Learning"]
     assert first["citation_key"] == "vaswani_attention_2017"
-    assert first["notes"][0]["body"] == "arXiv:1706.03762 [cs]"
+    # a BibTeX note is part of the reference (styles print it): it stays a field, not a note
+    assert first["notes"] == []
+    assert first["extra"] == {"urldate": "2024-01-01", "note": "arXiv:1706.03762 [cs]"}
+    assert first["publisher"] == "arXiv"
+    assert first["verbatim"]["title"][0] == "Attention {Is} {All} {You} {Need}"  # braces kept
     assert second["authors"] == ["Jörg Müller"]
     assert second["doi"] == "10.1145/1234.5678"
-    assert second["published"] == "2020-01-01"
+    assert (second["published"], second["published_precision"]) == ("2020-01-01", "year")
+    assert second["booktitle"] == "Proc. Things"
     assert second["arxiv_id"] is None
 
 
@@ -291,16 +298,23 @@ def test_reads_versioned_eprints_and_biblatex_dates():
     assert records[0]["published"] == "2026-03-02"
 
 
-def test_duplicate_keys_are_skipped_with_a_reason():
+def test_entries_sharing_a_key_are_both_read():
+    # (the import gives the second a key of its own and says so)
     records, skipped = read_bibtex("@misc{a, title={One}}\n@misc{a, title={Two}}\n")
-    assert [r["title"] for r in records] == ["One"]
-    assert skipped == [{"key": "a", "reason": "duplicate citation key"}]
+    assert [(r["citation_key"], r["title"]) for r in records] == [("a", "One"), ("a", "Two")]
+    assert skipped == []
+
+
+def test_an_entry_that_does_not_parse_costs_only_itself():
+    records, problems = read_bibtex(
+        "@misc{a, title = {x}}\n@misc{b, title = {y\n@misc{c, title={z}}")
+    assert [r["citation_key"] for r in records] == ["a", "c"]
+    assert problems == [{"key": "b", "reason": "the entry starting on line 2 does not parse"}]
 
 
 @pytest.mark.parametrize("text", [
     "@misc{a, title = {unclosed\n",
     "this is not bibtex at all",
-    "@misc{a, title = {x}}\n@misc{b, title = {y\n@misc{c, title={z}}",
     '{"items": []}',
 ])
 def test_a_malformed_file_raises_a_clear_error(text):
@@ -327,6 +341,67 @@ def test_any_author_names_and_tags_survive_export_and_import(names, tags):
     bibtexparser_parse(text)
     (back,), skipped = read_bibtex(text)
     assert skipped == []
-    assert back["authors"] == [" ".join(n.split()) for n in names]
+    assert [name_parts(n) for n in back["authors"]] == [name_parts(n) for n in names]
     assert back["tags"] == [" ".join(t.split()) for t in tags]
     assert "".join(write_bibtex([back])) == text
+
+
+def read_one(text: str) -> tuple[dict, list[dict]]:
+    records, problems = read_bibtex(text)
+    assert len(records) == 1
+    return records[0], problems
+
+
+def test_string_macros_and_concatenation_resolve_as_bibtex_resolves_them():
+    record, problems = read_one('@string{jgr = "J. Geophys. Res."}\n@STRING(sep = {: })\n'
+                                "@article{k, title = {T}, journal = jgr # sep # {Atmospheres},"
+                                " month = jan # {~1}, year = 2019}")
+    assert problems == []
+    assert record["journal"] == "J. Geophys. Res.: Atmospheres"
+    assert (record["published"], record["published_precision"]) == ("2019-01-01", "month")
+
+
+def test_an_undefined_macro_is_kept_as_its_name_and_reported():
+    record, (problem,) = read_one("@article{k, title = {T}, journal = jcp}")
+    assert record["journal"] == "jcp"
+    assert problem["imported"] is True and "jcp" in problem["fields"]["@string"][0]
+
+
+def test_a_repeated_field_keeps_the_first_as_bibtex_does():
+    record, (problem,) = read_one("@misc{k, title = {First}, title = {Second}, year = 2020,"
+                                  " year = 2020}")
+    assert record["title"] == "First"
+    assert list(problem["fields"]) == ["title"]  # the same value twice says nothing new
+
+
+def test_biblatex_fields_and_a_cut_list_are_read():
+    record, _ = read_one("@article{k, title = {T}, author = {A, B and others}, editor = {C, D},"
+                         " journaltitle = {J}, date = {2020-02-30}, url = {www.example.org/p}}")
+    assert (record["authors"], record["authors_more"], record["editors"]) == (["B A"], 1, ["D C"])
+    assert record["journal"] == "J"
+    # (February has no 30th: the month is what the date says for sure)
+    assert (record["published"], record["published_precision"]) == ("2020-02-01", "month")
+    assert record["url"] == "http://www.example.org/p"
+
+
+def test_a_field_kept_as_written_is_written_back_only_while_it_holds():
+    record, _ = read_one("@article{k, title = {Measurement of $\\PQb$-tagged jets in {pp}},"
+                         " year = {2019a}}")
+    text = export([record])
+    assert "title = {Measurement of $\\PQb$-tagged jets in {pp}}" in text
+    assert "year = {2019a}" in text  # the file's own year (an alpha-style suffix)
+    record["title"] = "Edited"
+    record["published"] = "2020-01-01"
+    text = export([record])
+    assert "title = {Edited}" in text and "year = {2020}" in text and "2019a" not in text
+
+
+def test_other_fields_come_back_in_one_order_and_never_break_an_entry():
+    record, _ = read_one("@book{k, title = {T}, series = {S}, address = {A}, isbn = {1}}")
+    assert list(record["extra"]) == ["series", "address", "isbn"]
+    record["extra"]["note"] = "}\n@misc{evil, title={x}}"  # as a careless API client could set
+    text = export([record])
+    fields = bibtexparser_parse(text)["k"]
+    assert [f for f in fields if f in ("address", "isbn", "series", "note")] == [
+        "address", "isbn", "series", "note"]
+    pybtex_parse(text)

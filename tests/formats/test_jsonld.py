@@ -42,3 +42,36 @@ def test_a_note_is_a_markdown_comment_on_the_paper():
     assert note["body"]["format"] == "text/markdown"
     assert note["body"]["value"].startswith("Read **twice**.")
     assert note["target"]["source"] == "https://arxiv.org/abs/2603.01234"
+
+
+def test_the_page_has_an_id_that_depends_only_on_its_content():
+    data = page()
+    assert data["id"].startswith("urn:papershelf:annotations:")
+    assert data["id"] == page()["id"]
+    other = ugly_records()[:1]
+    assert json.loads("".join(write_jsonld(other)))["id"] != data["id"]
+
+
+def test_positions_count_code_points_as_the_model_says_not_utf16():
+    record = next(r for r in ugly_records() if r["citation_key"] == "zhang2026swe")
+    abstract = record["abstract"]  # "Emoji 😀 and CJK 中文 …": the emoji is 2 UTF-16 units
+    exact = "CJK"
+    start16 = len(abstract[:abstract.index(exact)].encode("utf-16-le")) // 2
+    record["highlights"] = [{"id": 1, "field": "abstract", "exact": exact, "prefix": "",
+                             "suffix": "", "start": start16, "end": start16 + 3, "color": "yellow",
+                             "comment": "", "created_at": None, "updated_at": None}]
+    (annotation,) = [a for a in json.loads("".join(write_jsonld([record])))["items"]
+                     if a["id"] == "urn:papershelf:highlight:1"]
+    quote, position = annotation["target"]["selector"]["refinedBy"]
+    assert position == {"type": "TextPositionSelector", "start": start16 - 1, "end": start16 + 2}
+    assert abstract[position["start"]:position["end"]] == exact
+
+
+def test_offsets_that_no_longer_fall_on_the_text_leave_the_quote_alone():
+    record = next(r for r in ugly_records() if r["citation_key"] == "zhang2026swe")
+    record["highlights"] = [{"id": 1, "field": "abstract", "exact": "x", "prefix": "", "suffix": "",
+                             "start": 7, "end": 8, "color": "yellow", "comment": "",
+                             "created_at": None, "updated_at": None}]  # 7: inside the emoji
+    (annotation,) = [a for a in json.loads("".join(write_jsonld([record])))["items"]
+                     if a["id"] == "urn:papershelf:highlight:1"]
+    assert [s["type"] for s in annotation["target"]["selector"]["refinedBy"]] == ["TextQuoteSelector"]

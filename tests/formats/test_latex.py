@@ -56,3 +56,30 @@ def test_encoded_text_has_balanced_braces_and_no_bare_specials(text):
 ])
 def test_examples(text, latex):
     assert encode_latex(text) == latex
+
+
+@pytest.mark.parametrize(("latex", "text"), [
+    ("$\\PQb$-tagged jets", "$\\PQb$-tagged jets"),  # math with a macro of a package: as written
+    ("$\\alpha$-divergence", "α-divergence"),  # math pylatexenc knows: as text
+    ("The \\ours{} model and \\ours", "The \\ours model and \\ours"),  # unknown macros kept
+    ("See \\href{https://x.org/a_b}{the site}", "See the site <https://x.org/a_b>"),
+    ("{\\noopsort{a}}Zeta and {\\relax 張偉}", "Zeta and 張偉"),
+    ("Aza{\\\"\\i}s and Aza{\\\"{\\i}}s", "Azaïs and Azaïs"),
+])
+def test_decoding_keeps_what_it_cannot_render(latex, text):
+    assert decode_latex(latex) == text
+
+
+def test_an_accent_on_an_i_goes_on_the_letter_for_biber():
+    # biber turns {\\"\\i} into a dotless i and a combining diaeresis, which pdfLaTeX stops on
+    assert encode_latex("Azaïs") == "Aza{\\\"{i}}s"
+    assert decode_latex(encode_latex("Azaïs íì")) == "Azaïs íì"
+
+
+_latexish = st.text(st.sampled_from(list("ab \\{}$^_#&%~'`\"@ihref")), max_size=40)
+
+
+@settings(max_examples=300, deadline=None)
+@given(latex=_latexish)
+def test_decoding_never_fails(latex):
+    assert isinstance(decode_latex(latex), str)

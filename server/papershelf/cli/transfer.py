@@ -192,4 +192,5 @@ def import_command(file, fmt, user_name, data_dir):
     for error in report["errors"]:
         where = error.get("key") or f"record {error.get('index')}"
         extra = f" {error['fields']}" if error.get("fields") else ""
-        click.echo(one_line(f"  skipped {where}: {error['reason']}{extra}"), err=True)
+        done = "imported" if error.get("imported") else "skipped"  # (imported: without that)
+        click.echo(one_line(f"  {done} {where}: {error['reason']}{extra}"), err=True)

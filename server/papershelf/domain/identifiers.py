@@ -39,7 +39,13 @@ _URL = re.compile(
     re.ASCII | re.IGNORECASE | re.DOTALL,
 )
 _DOI_PREFIX = re.compile(f"^(?:https?://(?:dx\\.)?doi\\.org/|doi:{_SPACE}*)", re.ASCII | re.IGNORECASE)
+# What files write before a DOI: any DOI resolver's address (doi.org, dx.doi.org, doi.acm.org,
+# doi.ieeecomputersociety.org…), "doi:", "DOI ", "info:doi/", "urn:doi:".
+_DOI_ANY_PREFIX = re.compile(
+    r"^(?:(?:https?://)?(?:[a-z0-9-]+\.)*doi(?:\.[a-z0-9-]+)*\.[a-z]+/+|info:doi/|urn:doi:|doi:?\s*)",
+    re.ASCII | re.IGNORECASE)
 _DOI = re.compile(r"^10\.\d{4,9}/\S+$")
+_SHORT_DOI = re.compile(r"^10/[a-z0-9]+$")  # shortDOI (https://shortdoi.org): 10/fqd6hj
 _ARXIV_DOI = re.compile(r"10\.48550/arxiv\.(?P<id>.+)", re.ASCII | re.IGNORECASE | re.DOTALL)
 
 
@@ -127,14 +133,15 @@ def try_arxiv_id(value: str) -> str | None:
 
 def doi_without_prefix(value: str) -> str:
     """``'https://doi.org/10.1145/ABC'`` → ``'10.1145/ABC'``: the DOI as written, without its
-    resolver address or ``doi:``."""
-    return _DOI_PREFIX.sub("", (value or "").strip())
+    resolver's address (``http://doi.acm.org/…`` too), ``doi:`` or ``info:doi/``."""
+    return _DOI_ANY_PREFIX.sub("", (value or "").strip())
 
 
 def normalize_doi(value: str) -> str:
-    """``'https://doi.org/10.1145/ABC'`` → ``'10.1145/abc'``; ValueError if it is no DOI."""
-    text = unquote(doi_without_prefix(value)).lower()
-    if not _DOI.match(text):
+    """``'https://doi.org/10.1145/ABC'`` → ``'10.1145/abc'``, a shortDOI ``10/fqd6hj`` as it is;
+    ValueError if it is no DOI."""
+    text = unquote(doi_without_prefix(value)).strip().lower()
+    if not (_DOI.match(text) or _SHORT_DOI.match(text)):
         raise ValueError(f"not a DOI: {value!r}")
     return text
 
@@ -142,11 +149,15 @@ def normalize_doi(value: str) -> str:
 _TRACKING = re.compile(r"^(utm_[a-z]+|fbclid|gclid|ref_src)$", re.IGNORECASE)
 
 
+URL_SCHEMES = ("http", "https", "ftp")
+
+
 def normalize_url(value: str) -> str:
-    """An http(s) URL in canonical form: lower-case scheme and host, no fragment, no tracking."""
+    """An http(s) (or ftp, as old reports are) URL in canonical form: lower-case scheme and host,
+    no fragment, no tracking."""
     text = (value or "").strip()
     parts = urlsplit(text)
-    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+    if parts.scheme.lower() not in URL_SCHEMES or not parts.hostname:
         raise ValueError(f"not an http(s) URL: {value!r}")
     host = parts.hostname.lower()
     if parts.port and not (

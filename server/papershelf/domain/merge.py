@@ -1,15 +1,24 @@
-"""How a later save of a paper merges into the one already stored.
+"""How a later save of a paper merges into the one already stored, and when two are one work.
 
 A page save fills gaps and refreshes page data, but never touches what the user edited, never
 replaces what arXiv's API supplied with the page's shorter version, never erases a field the
 page lacks, and never changes a paper's identity (arXiv id, DOI, URL: the user can edit those).
+
+Two entries of a file are the same work only when they share an arXiv id, or a DOI or URL *and*
+compatible titles (``titles_compatible``): twenty chapters of one book share its URL (often its
+DOI too) and stay twenty papers.
 """
+
+import re
+import unicodedata
+from difflib import SequenceMatcher
 
 # Fields a page save can fill.
 PAGE_FIELDS = (
     "arxiv_id", "arxiv_version", "doi", "url", "title", "authors", "authors_more", "abstract",
-    "published", "affiliations", "topics", "primary_category", "categories", "journal_ref",
-    "comments", "source_url",
+    "published", "published_precision", "affiliations", "topics", "primary_category",
+    "categories", "journal_ref", "comments", "entry_type", "journal", "booktitle", "volume",
+    "number", "pages", "publisher", "edition", "editors", "extra", "source_url",
 )
 # What makes two saves the same paper, in the order they are matched.
 IDENTITY_FIELDS = ("arxiv_id", "doi", "url")
@@ -20,13 +29,15 @@ def page_save_changes(current: dict, incoming: dict, protected: set[str]) -> dic
     stored ``current`` values; ``protected``: fields the user edited or arXiv supplied."""
     changes = {}
     for key in PAGE_FIELDS:
-        if key not in incoming or key in protected:
+        if key not in incoming or key in protected or key == "published_precision":
             continue
         new = incoming[key]
         old = current.get(key)
         if key == "topics":
             old = old or []
             new = old + [t for t in new if t.casefold() not in {o.casefold() for o in old}]
+        elif key == "extra":
+            new = {**(new or {}), **(old or {})}  # more fields, never other values
         elif key == "arxiv_version":
             new = max(old or 0, new or 0) or None
         elif new in (None, "", []):
@@ -37,4 +48,41 @@ def page_save_changes(current: dict, incoming: dict, protected: set[str]) -> dic
             continue  # a paper's identity is set once; the user can PATCH it
         if new != old:
             changes[key] = new
+    if "published" in changes:  # a new date comes with its own precision
+        precision = incoming.get("published_precision")
+        if precision != current.get("published_precision"):
+            changes["published_precision"] = precision
     return changes
+
+
+_NOT_WORD = re.compile(r"[\W_]+")
+_NUMBER = re.compile(r"^(?:\d+|[ivxlcdm]+)$")
+_LATEX_MARKUP = re.compile(r"\\[A-Za-z]+|[{}$]")
+
+
+def title_words(title: str | None) -> str:
+    """A title reduced to what makes it the same: lower-case words without accents, markup or
+    punctuation."""
+    text = unicodedata.normalize("NFKD", _LATEX_MARKUP.sub(" ", title or ""))
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    return " ".join(_NOT_WORD.sub(" ", text.casefold()).split())
+
+
+def titles_compatible(a: str | None, b: str | None) -> bool:
+    """Whether two titles can name one work: equal once reduced (``title_words``), one the other
+    with a subtitle added, or nearly equal (a typo, a changed word in a long title)."""
+    a, b = title_words(a), title_words(b)
+    if not a or not b:
+        return True  # a missing title says nothing against it
+    if a == b:
+        return True
+    if _numbers(a) != _numbers(b):
+        return False  # "Part I" and "Part II", "Volume 1" and "Volume 2"
+    short, long_ = sorted((a, b), key=len)
+    if long_.startswith(short + " ") and len(short.split()) >= 3:
+        return True  # "Attention is all you need" and "… : the Transformer"
+    return SequenceMatcher(None, a, b, autojunk=False).ratio() >= 0.9
+
+
+def _numbers(words: str) -> list[str]:
+    return sorted(w for w in words.split() if _NUMBER.match(w))

@@ -18,6 +18,7 @@ PAPER_RECORD = {
     "authors_more": 0,
     "abstract": "",
     "published": None,
+    "published_precision": None,  # "year" or "month" when the source gave no more; None: a day
     "affiliations": [],
     "topics": [],
     "tags": [],
@@ -25,6 +26,21 @@ PAPER_RECORD = {
     "categories": [],
     "journal_ref": None,
     "comments": None,
+    # what a work other than an arXiv preprint needs: its BibTeX entry type and its venue
+    "entry_type": None,  # article, inproceedings, book, … as a file gave it; None: derived
+    "journal": None,
+    "booktitle": None,
+    "volume": None,
+    "number": None,
+    "pages": None,
+    "publisher": None,
+    "edition": None,
+    "editors": [],
+    # an imported entry's other fields, as the file wrote them (BibTeX), exported back
+    "extra": {},
+    # fields the file wrote in a form an export would not reproduce ({name: [as written, the
+    # fingerprint of the values they were read as]}): written back verbatim while those stand
+    "verbatim": {},
     "source_url": None,
     "citation_key": None,
     "citation_key_pinned": False,

@@ -35,6 +35,14 @@ TAG_LEN = 100
 LOOKUP_MAX = 1000
 HIGHLIGHT_FIELDS = ("abstract", "title")
 CITATION_KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_:.\-+/]{0,99}$")
+VENUE_MAX = 1000  # journal, booktitle, publisher
+NUMBER_MAX = 200  # volume, number, pages, edition
+EXTRA_FIELDS_MAX = 200
+EXTRA_VALUE_MAX = ABSTRACT_MAX
+ENTRY_TYPE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,31}$")
+EXTRA_FIELD_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_:.+-]{0,63}$")
+PRECISIONS = ("year", "month")
+_PARTIAL_DATE = re.compile(r"^\s*(\d{4})(?:-(\d{2}))?\s*$")
 
 
 def _clean(s: str) -> str:
@@ -86,6 +94,25 @@ class UrlField(_Normalized):
     normalizer = staticmethod(identifiers.normalize_url)
 
 
+class PublishedField(fields.Date):
+    """A date, or only its year (``2017``) or year and month (``2017-05``): stored as the first
+    day of that year or month; the schema records how precise it was in ``published_precision``."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        m = _PARTIAL_DATE.match(value) if isinstance(value, str) else None
+        if m:
+            value = f"{m[1]}-{m[2] or '01'}-01"
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+def date_precision(value) -> str | None:
+    """``"year"`` for ``2017``, ``"month"`` for ``2017-05``, None for a full date (or no date)."""
+    m = _PARTIAL_DATE.match(value) if isinstance(value, str) else None
+    if not m:
+        return None
+    return "month" if m[2] else "year"
+
+
 class StrictSchema(Schema):
     class Meta:
         unknown = RAISE
@@ -115,7 +142,11 @@ class PaperFieldsSchema(StrictSchema):
     authors = _str_list(AUTHORS_MAX, 300)
     authors_more = fields.Integer(validate=validate.Range(min=0, max=100_000))
     abstract = _str(ABSTRACT_MAX)
-    published = fields.Date(allow_none=True)
+    published = PublishedField(allow_none=True, metadata={
+        "description": "a date, or only a year (2017) or a year and month (2017-05)"})
+    published_precision = fields.String(allow_none=True, validate=validate.OneOf(PRECISIONS),
+                                        metadata={"description": "year or month: published is "
+                                                  "only that precise (default: from published)"})
     affiliations = _str_list(500, 1000)
     topics = _str_list(TAGS_MAX, TAG_LEN)
     tags = _str_list(TAGS_MAX, TAG_LEN)
@@ -123,7 +154,31 @@ class PaperFieldsSchema(StrictSchema):
     categories = _str_list(50, 64)
     journal_ref = fields.String(allow_none=True, validate=validate.Length(max=1000))
     comments = fields.String(allow_none=True, validate=validate.Length(max=2000))
+    entry_type = fields.String(allow_none=True, validate=validate.Regexp(
+        ENTRY_TYPE, error="A BibTeX entry type: a letter, then up to 31 of A–Z a–z 0–9 _ -."),
+        metadata={"description": "the BibTeX entry type: article, inproceedings, book, …"})
+    journal = _str(VENUE_MAX, allow_none=True)
+    booktitle = _str(VENUE_MAX, allow_none=True)
+    volume = _str(NUMBER_MAX, allow_none=True)
+    number = _str(NUMBER_MAX, allow_none=True)
+    pages = _str(NUMBER_MAX, allow_none=True)
+    publisher = _str(VENUE_MAX, allow_none=True)
+    edition = _str(NUMBER_MAX, allow_none=True)
+    editors = _str_list(AUTHORS_MAX, 300)
+    extra = fields.Dict(
+        keys=fields.String(validate=validate.Regexp(
+            EXTRA_FIELD_NAME, error="A field name: a letter, then up to 63 of A–Z a–z 0–9 _:.+-.")),
+        values=fields.String(validate=validate.Length(max=EXTRA_VALUE_MAX)),
+        validate=validate.Length(max=EXTRA_FIELDS_MAX),
+        metadata={"description": "other BibTeX fields, as written (exported back)"})
     source_url = UrlField(2000)
+
+    @pre_load
+    def precision_from_date(self, data, **kwargs):
+        """``published: "2017"`` says the date is a year only, unless the body says otherwise."""
+        if isinstance(data, dict) and "published" in data and "published_precision" not in data:
+            data = {**data, "published_precision": date_precision(data["published"])}
+        return data
 
     @pre_load
     def version_from_id(self, data, **kwargs):
@@ -147,9 +202,21 @@ class PaperFieldsSchema(StrictSchema):
                 errors["title"] = ["The title cannot be blank."]
         if "abstract" in data:
             data["abstract"] = _clean(data["abstract"] or "")
-        for key in ("authors", "affiliations", "categories"):
+        for key in ("authors", "affiliations", "categories", "editors"):
             if key in data:
                 data[key] = _clean_list(data[key])
+        for key in ("journal", "booktitle", "volume", "number", "pages", "publisher", "edition",
+                    "entry_type"):
+            if key in data and data[key] is not None:
+                data[key] = " ".join(_clean(data[key]).split()) or None
+        if data.get("entry_type"):
+            data["entry_type"] = data["entry_type"].lower()
+        if "extra" in data:
+            extra = {}
+            for name, value in (data["extra"] or {}).items():
+                if value is not None and value.strip():
+                    extra[name.lower()] = unicodedata.normalize("NFC", value).strip()
+            data["extra"] = extra
         for key in ("tags", "topics"):
             if key in data:
                 data[key] = _clean_list(data[key], dedupe=True)
@@ -190,13 +257,20 @@ class NoteInSchema(StrictSchema):
         return data
 
 
+OFFSETS = ("UTF-16 code units in the field's normalized text (NFC, whitespace folded, trimmed): "
+           "JavaScript string offsets, as the extension counts. The W3C Web Annotation export "
+           "(format=jsonld) converts them to code points, as that model requires.")
+
+
 class HighlightInSchema(StrictSchema):
     field = fields.String(load_default="abstract", validate=validate.OneOf(HIGHLIGHT_FIELDS))
     exact = fields.String(required=True, validate=validate.Length(min=1, max=EXACT_MAX))
     prefix = fields.String(load_default="", validate=validate.Length(max=CONTEXT_MAX))
     suffix = fields.String(load_default="", validate=validate.Length(max=CONTEXT_MAX))
-    start = fields.Integer(required=True, validate=validate.Range(min=0, max=ABSTRACT_MAX * 2))
-    end = fields.Integer(required=True, validate=validate.Range(min=0, max=ABSTRACT_MAX * 2))
+    start = fields.Integer(required=True, validate=validate.Range(min=0, max=ABSTRACT_MAX * 2),
+                           metadata={"description": OFFSETS})
+    end = fields.Integer(required=True, validate=validate.Range(min=0, max=ABSTRACT_MAX * 2),
+                         metadata={"description": OFFSETS})
     color = fields.String(load_default=palette.DEFAULT, validate=validate.OneOf(palette.NAMES))
     comment = fields.String(load_default="", validate=validate.Length(max=NOTE_MAX))
     client_id = ClientId()

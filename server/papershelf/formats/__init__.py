@@ -12,6 +12,7 @@ that cannot be read at all raises :class:`FormatError`.
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass
 
 from papershelf.domain.identifiers import arxiv_abs_url, is_arxiv_doi
@@ -117,3 +118,47 @@ def highlights_in_order(record: dict) -> list[dict]:
         key=lambda h: (_FIELD_ORDER.get(h.get("field"), 2), h.get("start") or 0,
                        h.get("end") or 0, h.get("id") or 0),
     )
+
+
+# ---- venue ---------------------------------------------------------------------------------
+
+_REF_FULL = re.compile(  # "Nature 596, 583–589 (2021)", "Phys. Rev. Lett. 120(3), 031101 (2018)"
+    r"^(?P<journal>.*?[^\d\s,])\s+(?P<volume>\d+)(?:\s*\((?P<issue>[^)]+)\))?\s*[,:]\s*"
+    r"(?:pp?\.\s*)?(?P<pages>[A-Za-z]?\d+(?:\s*[-–]+\s*[A-Za-z]?\d+)?)\s*"
+    r"(?:[,(]\s*(?P<year>\d{4})\s*\)?)?\s*\.?$")
+_REF_TITLE = re.compile(r"^(?P<journal>.*?[A-Za-z.)\]])\s*(?:\d|vol\b|pp?\.|\(\d)", re.IGNORECASE)
+
+
+def parse_journal_ref(ref: str | None) -> dict:
+    """arXiv's journal reference (free text) as ``{"journal", "volume", "issue", "pages"}``: all
+    of it when it has the common shape (``Nature 596, 583–589 (2021)``), else the journal's
+    name alone (the text before its first number), else the whole reference as the name."""
+    ref = " ".join((ref or "").split())
+    if not ref:
+        return {}
+    m = _REF_FULL.match(ref)
+    if m and not (len(m["volume"]) == 4 and 1900 <= int(m["volume"]) <= 2100 and not m["year"]):
+        return {k: v for k, v in m.groupdict().items() if v and k != "year"}
+    m = _REF_TITLE.match(ref)
+    return {"journal": (m["journal"] if m else ref).rstrip(" ,;:")}
+
+
+def is_journal_article(record: dict) -> bool:
+    """A journal article: so typed, or an arXiv paper with a journal DOI and reference."""
+    if record.get("entry_type"):
+        return record["entry_type"] == "article" and bool(record.get("journal"))
+    return bool(journal_doi(record) and (record.get("journal") or record.get("journal_ref")))
+
+
+def venue(record: dict) -> dict:
+    """Where the work appeared, as text formats name it: ``journal`` (the journal's name alone),
+    ``booktitle``, ``volume``, ``issue`` (BibTeX's ``number`` of an article), ``number`` (of a
+    report), ``pages``, ``publisher``, ``edition``; only what is known."""
+    out = {k: record.get(k) for k in ("journal", "booktitle", "volume", "pages", "publisher",
+                                       "edition") if record.get(k)}
+    if record.get("number"):
+        out["issue" if record.get("entry_type") in (None, "article") else "number"] = record["number"]
+    if not out.get("journal") and is_journal_article(record):
+        parsed = parse_journal_ref(record.get("journal_ref"))
+        out = {**parsed, **out}
+    return out

@@ -1,7 +1,10 @@
 """The JSON backup: every field of every paper, with its notes and highlights, as the server holds
 them, so that ``POST /api/import?format=json`` restores a library with nothing lost.
 
-    {"format": "papershelf-backup", "version": 1, "papers": [<record>, …]}
+    {"format": "papershelf-backup", "version": 2, "papers": [<record>, …]}
+
+Version 2 added what works other than arXiv preprints need (entry type, venue, date precision, an
+entry's other fields); a version-1 backup reads as before, those fields empty.
 
 Records are written with sorted keys, one per line, streamed. Reading drops the store's ``id``s
 (the restoring store assigns its own) and keeps everything else: citation keys, timestamps, tags,
@@ -18,7 +21,8 @@ from papershelf.domain.record import new_record
 from . import FormatError
 
 FORMAT = "papershelf-backup"
-VERSION = 1
+VERSION = 2
+READS = (1, 2)
 _HEAD = f'{{"format": "{FORMAT}", "version": {VERSION}, "papers": ['
 
 
@@ -34,7 +38,8 @@ def write_backup(records: Iterable[dict], **_options) -> Iterator[str]:
 
 
 _LIST_FIELDS = ("authors", "affiliations", "topics", "tags", "categories", "edited_fields",
-                "enriched_fields")
+                "enriched_fields", "editors")
+_DICT_FIELDS = ("extra", "verbatim")
 _CHILD_FIELDS = {
     "notes": ("body",),
     "highlights": ("field", "exact", "start", "end"),
@@ -51,6 +56,13 @@ def _paper(item: dict, index: int) -> dict:
         value = fields.get(name, [])
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise FormatError(f"paper {index}: {name} must be a list of strings")
+    for name in _DICT_FIELDS:
+        value = fields.get(name, {})
+        if not isinstance(value, dict):
+            raise FormatError(f"paper {index}: {name} must be an object")
+    if not isinstance(fields.get("extra", {}), dict) or not all(
+            isinstance(v, str) for v in fields.get("extra", {}).values()):
+        raise FormatError(f"paper {index}: extra must map field names to text")
     for name, required in _CHILD_FIELDS.items():
         children = fields.get(name, [])
         if not isinstance(children, list) or not all(isinstance(c, dict) for c in children):
@@ -74,8 +86,9 @@ def read_backup(text: str) -> tuple[list[dict], list[dict]]:
         raise FormatError(f"not a JSON backup: {error}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise FormatError(f'not a papershelf backup: expected {{"format": "{FORMAT}", …}}')
-    if data.get("version") != VERSION:
-        raise FormatError(f"unsupported backup version {data.get('version')!r} (this reads {VERSION})")
+    if data.get("version") not in READS:
+        raise FormatError(f"unsupported backup version {data.get('version')!r} "
+                          f"(this reads {', '.join(map(str, READS))})")
     papers = data.get("papers")
     if not isinstance(papers, list):
         raise FormatError('not a papershelf backup: "papers" must be a list')

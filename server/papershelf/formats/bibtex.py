@@ -2,28 +2,42 @@
 
 Writer rules (product.md §6): arXiv preprints as ``@misc`` with ``eprint`` (no version),
 ``archivePrefix``, ``primaryClass``, ``url`` and the arXiv DOI, or ``@article`` with the journal
-when a publisher's DOI and a journal reference are known; year and month of the first version;
-``Last, First and …`` with ``and others`` for a list the page cut short; every user-typed string
-through ``latex.encode_latex`` so that nothing can unbalance or end an entry; notes and highlights
-in one ``annote`` (or ``note``) field. Entries come out in the order given, and the bytes depend on
-nothing but the records.
+when a publisher's DOI and a journal reference are known; other works as their entry type with
+their venue (journal, booktitle, volume, number, pages, publisher, edition, editors); the year
+(and month, when the date has one) of the first version; ``Last, First and …`` with ``and
+others`` for a list the page cut short; every user-typed string through ``latex.encode_latex``
+so that nothing can unbalance or end an entry; notes and highlights in one ``annote`` (or
+``note``) field. Entries come out in the order given, and the bytes depend on nothing but the
+records.
 
-The reader (bibtexparser 2 underneath) maps entries back to records; a BibTeX ``annote``/``note``
-becomes one note, so that export → import → export gives the same bytes.
+The reader (bibtexparser 2's splitter underneath, then BibTeX's own rules: ``@string`` macros,
+``#`` concatenation, the first of a repeated field) maps entries back to records and keeps
+everything else: an entry that does not parse is reported and the rest of the file read; a field
+it cannot make sense of (a DOI that is none, a season for a month) stays in the record's
+``extra`` as written, with the other fields it does not model (``note``, ``isbn``, ``address``,
+``file``…), and is exported back. A modelled field the file wrote in a form the writer would not
+reproduce (a title with a macro of the user's, ``$\\PQb$``; braces protecting case; a surname in
+braces) is kept in ``verbatim`` with a fingerprint of the values it was read as, and written back
+as it was for as long as the paper keeps those values. ``annote`` becomes one note, so that
+export → import → export gives the same bytes.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import re
+import unicodedata
+import zlib
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 from papershelf.domain.identifiers import (
-    doi_without_prefix,
     find_arxiv_id,
     is_arxiv_doi,
     is_arxiv_url,
+    normalize_doi,
+    normalize_url,
 )
 from papershelf.domain.record import new_record
 
@@ -34,8 +48,8 @@ from . import (
     journal_doi,
     notes_in_order,
 )
-from .latex import decode_latex, encode_latex, encode_title
-from .names import bibtex_name, parse_bibtex_names, split_at_depth0
+from .latex import balanced, decode_latex, encode_latex, encode_raw, encode_title
+from .names import bibtex_names, parse_bibtex_names, split_at_depth0
 
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _MONTH_OF = {f"{i + 1:02d}": m for i, m in enumerate(MONTHS)}
@@ -112,13 +126,100 @@ def _keywords(tags: tuple[str, ...], utf8: bool) -> str:
     )
 
 
-def _authors(authors: list[str], more: int, utf8: bool) -> str | None:
-    names = [bibtex_name(a, utf8) for a in authors]
-    if "{}" in names:  # blank names
-        names = [n for n in names if n != "{}"]
-    if more:
-        names.append("others")
-    return " and ".join(names) if names else None
+# ---- fields kept as a file wrote them ------------------------------------------------------
+
+# BibTeX fields the reader models, each with the record fields it is read into: a field kept
+# verbatim is written back only while those still have the values it was read as.
+SOURCES = {
+    "title": ("title",),
+    "author": ("authors", "authors_more"),
+    "editor": ("editors",),
+    "year": ("published", "published_precision"),
+    "month": ("published", "published_precision"),
+    "day": ("published", "published_precision"),
+    "date": ("published", "published_precision"),
+    "journal": ("journal",),
+    "booktitle": ("booktitle",),
+    "volume": ("volume",),
+    "number": ("number",),
+    "pages": ("pages",),
+    "publisher": ("publisher",),
+    "edition": ("edition",),
+    "doi": ("doi", "arxiv_id"),
+    "url": ("url", "arxiv_id"),
+    "eprint": ("arxiv_id",),
+    "archiveprefix": ("arxiv_id",),
+    "primaryclass": ("primary_category", "arxiv_id"),
+    "abstract": ("abstract",),
+    "keywords": ("tags",),
+}
+# BibLaTeX's names for the same fields (the writer uses them for BibLaTeX; the reader reads both)
+BIBLATEX_NAMES = {"journal": "journaltitle", "archiveprefix": "eprinttype",
+                  "primaryclass": "eprintclass"}
+CANONICAL = {v: k for k, v in BIBLATEX_NAMES.items()}
+FIELD_NAME = re.compile(r"^[a-z][a-z0-9_:.+-]{0,63}$")
+
+
+def _normalized(value):
+    """A value as the store keeps it: text NFC with its whitespace folded, empty as None."""
+    if isinstance(value, str):
+        return " ".join(unicodedata.normalize("NFC", value).split()) or None
+    if isinstance(value, list):
+        return [_normalized(v) for v in value] or None
+    return value or None
+
+
+def fingerprint(record: dict, name: str) -> str:
+    """A short, stable digest of the record's values the BibTeX field ``name`` is read from
+    (compared as the store keeps them, so that a file's record and the stored paper agree)."""
+    sources = SOURCES[name]
+    if name == "url" and record.get("arxiv_id"):
+        sources = ("arxiv_id",)  # an arXiv paper's URL is its abstract page, whatever it holds
+    values = [_normalized(record.get(f)) for f in sources]
+    data = json.dumps(values, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return format(zlib.crc32(data.encode("utf-8", "surrogatepass")), "08x")
+
+
+_LINE_AT = re.compile(r"\n\s*@")
+
+
+def _raw(value: str, utf8: bool) -> str:
+    """A value kept as a file wrote it, for an export: as written where its braces balance, as
+    plain text otherwise (a hand-edited ``extra`` must not break an entry); a line starting with
+    ``@`` (a parser would start an entry there) joins the one before."""
+    text = encode_raw(value, utf8=utf8)
+    if not balanced(text):
+        return encode_latex(" ".join(value.split()), utf8=utf8)
+    return " ".join(text.split()) if _LINE_AT.search(text) else text
+
+
+def _kept(record: dict, name: str) -> str | None:
+    """The file's own writing of modelled field ``name``, while the record still has the values
+    it was read as; else None."""
+    kept = (record.get("verbatim") or {}).get(name)
+    if (isinstance(kept, list) and len(kept) == 2 and isinstance(kept[0], str)
+            and kept[1] == fingerprint(record, name)):
+        return kept[0]
+    return None
+
+
+# ---- writing -------------------------------------------------------------------------------
+
+
+def _pages(pages: str, utf8: bool) -> str:
+    """Pages in LaTeX, a range's en dash as BibTeX files write it: ``12--19``."""
+    return "--".join(encode_latex(part, utf8=utf8) for part in pages.split("\u2013"))
+
+
+def _date_fields(published: str, precision: str | None, biblatex: bool) -> list[tuple[str, str]]:
+    if biblatex:
+        size = {"year": 4, "month": 7}.get(precision or "", 10)
+        return [("date", "{" + published[:size] + "}")]
+    fields = [("year", "{" + published[:4] + "}")]
+    month = _MONTH_OF.get(published[5:7]) if precision != "year" else None
+    if month:
+        fields.append(("month", month))
+    return fields
 
 
 def entry_fields(
@@ -128,27 +229,30 @@ def entry_fields(
     get = record.get
     arxiv_id = get("arxiv_id")
     doi = journal_doi(record)
-    journal = get("journal_ref")
-    is_article = bool(doi and journal)
+    entry_type = get("entry_type")
+    journal = get("journal")
+    if not journal and not entry_type and doi and get("journal_ref"):
+        journal = get("journal_ref")  # arXiv's journal reference of a published preprint
     fields: list[tuple[str, str]] = []
     append = fields.append
 
-    authors = _authors(get("authors") or (), get("authors_more"), utf8)
+    authors = bibtex_names(get("authors") or (), get("authors_more"), utf8)
     if authors:
         append(("author", "{" + authors + "}"))
     append(("title", "{" + encode_title(get("title") or "", utf8=utf8) + "}"))
-    if is_article:
-        append(("journaltitle" if biblatex else "journal",
-                "{" + encode_latex(journal, utf8=utf8) + "}"))
+    editors = get("editors")
+    if editors:
+        append(("editor", "{" + bibtex_names(editors, 0, utf8) + "}"))
+    if journal:
+        append(("journaltitle" if biblatex else "journal", "{" + encode_latex(journal, utf8=utf8) + "}"))
+    for name in ("booktitle", "volume", "number", "pages", "publisher", "edition"):
+        value = get(name)
+        if value:
+            value = _pages(value, utf8) if name == "pages" else encode_latex(value, utf8=utf8)
+            append((name, "{" + value + "}"))
     published = get("published")
     if published:
-        if biblatex:
-            append(("date", "{" + published[:10] + "}"))
-        else:
-            append(("year", "{" + published[:4] + "}"))
-            month = _MONTH_OF.get(published[5:7])
-            if month:
-                append(("month", month))
+        fields += _date_fields(published, get("published_precision"), biblatex)
     if arxiv_id:
         arxiv_id = _verbatim(arxiv_id)
         append(("eprint", "{" + arxiv_id + "}"))
@@ -174,15 +278,62 @@ def entry_fields(
         keywords = _keywords(tuple(tags), utf8)
         if keywords:
             append(("keywords", "{" + keywords + "}"))
+    extra = get("extra") or {}
+    verbatim = get("verbatim")
+    if verbatim or extra:
+        fields = _with_fields_as_written(record, fields, extra, verbatim, biblatex, abstract, utf8)
+    # last, so that an export's notes read back into "note" come out where they were
+    own_note = extra.get("note")
     annotation = annotation_text(record)
+    if own_note and (notes_field != "note" or not annotation):
+        fields.append(("note", "{" + _raw(own_note, utf8) + "}"))
     if annotation:
-        append((notes_field, "{" + encode_latex(annotation, utf8=utf8) + "}"))
+        value = encode_latex(annotation, utf8=utf8)
+        if own_note and notes_field == "note":  # the file's own note comes first
+            value = _raw(own_note, utf8) + " " + value
+        fields.append((notes_field, "{" + value + "}"))
 
-    if is_article:
-        kind = "article"
-    else:
-        kind = "online" if biblatex else "misc"
+    kind = entry_type or _derived_type(record, biblatex)
     return kind, safe_key(get("citation_key")), fields
+
+
+def _derived_type(record: dict, biblatex: bool) -> str:
+    """The entry type of a paper that has none of its own: an arXiv paper published in a journal
+    is an ``article``, anything else ``misc`` (BibLaTeX: ``online``)."""
+    if journal_doi(record) and (record.get("journal") or record.get("journal_ref")):
+        return "article"
+    return "online" if biblatex else "misc"
+
+
+def _with_fields_as_written(record, fields, extra, verbatim, biblatex, abstract, utf8):
+    """``fields`` with the modelled ones the file wrote its own way as it wrote them (while they
+    still hold), then the file's other fields, each once."""
+    out, written = [], set()
+    for name, value in fields:
+        canonical = CANONICAL.get(name.lower(), name.lower())
+        if verbatim and canonical in SOURCES:
+            kept = _kept(record, canonical)
+            raw = _raw(kept, utf8) if kept is not None else None
+            # names that stay UTF-8 in LaTeX output (CJK) are written papershelf's way, each
+            # word one special character: styles cut names into labels (see names.py)
+            if raw is not None and (utf8 or raw.isascii() or canonical not in ("author", "editor")):
+                value = "{" + raw + "}"
+        out.append((name, value))
+        written.add(canonical)
+    for canonical in sorted(verbatim or ()):
+        if canonical not in written and canonical in SOURCES and (abstract or canonical != "abstract"):
+            kept = _kept(record, canonical)
+            if kept is not None and not (biblatex and canonical in ("year", "month", "day")):
+                name = BIBLATEX_NAMES.get(canonical, canonical) if biblatex else canonical
+                out.append((name, "{" + _raw(kept, utf8) + "}"))
+                written.add(canonical)
+    for name, value in sorted(extra.items()):  # one order, whatever store or backup held them
+        canonical = CANONICAL.get(name, name)
+        if canonical not in written and FIELD_NAME.match(name) and isinstance(value, str) \
+                and name not in NOTES_FIELDS:  # (the entry's own note comes last, see above)
+            out.append((name, "{" + _raw(value, utf8) + "}"))
+            written.add(canonical)
+    return out
 
 
 def _entry(record: dict, **options) -> str:
@@ -229,114 +380,363 @@ _MONTH_NAMES.update({
     "january": 1, "february": 2, "march": 3, "april": 4, "june": 6, "july": 7, "august": 8,
     "september": 9, "october": 10, "november": 11, "december": 12, "sept": 9,
 })
-_DATE_RE = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?")
+_EDTF = re.compile(r"^\s*(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?")
+_YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
+_MONTH_WORD = re.compile(r"[a-z]+|\d+")
 _KEYWORD_SEP = re.compile(r"\s*[,;]\s*")
+_NOTE_FIELDS = ("annote", "annotation")
+_URL_MACRO = re.compile(r"^\\(?:url|path|href)\s*\{(.*)\}$", re.DOTALL)
+_ESCAPED = re.compile(r"\\([_%&#$~])(?:\{\})?")
 
 
-def _published(fields: dict[str, str]) -> str | None:
-    m = _DATE_RE.match(fields.get("date", "").strip())
-    if m:
-        year, month, day = m.group(1), m.group(2) or "01", m.group(3) or "01"
-        return f"{year}-{month}-{day}"
-    year = fields.get("year", "").strip()
-    if not (len(year) == 4 and year.isdigit()):
+def _text(latex: str) -> str:
+    """A field's text: its LaTeX decoded, leading and trailing space off."""
+    return decode_latex(latex).strip()
+
+
+def _days_in(year: int, month: int) -> int:
+    if month == 2:
+        return 29 if year % 4 == 0 and (year % 100 or year % 400 == 0) else 28
+    return 30 if month in (4, 6, 9, 11) else 31
+
+
+def _day_of(year: int, month: int | None, day: str | None) -> int | None:
+    if month is None or not day or not day.isdigit():
         return None
-    month_raw = decode_latex(fields.get("month", "")).strip().lower().rstrip(".")
-    month = int(month_raw) if month_raw.isdigit() else _MONTH_NAMES.get(month_raw, 1)
-    month = month if 1 <= month <= 12 else 1
-    return f"{year}-{month:02d}-01"
+    return int(day) if 1 <= int(day) <= _days_in(year, month) else None
 
 
-def _arxiv(fields: dict[str, str]) -> tuple[str | None, int | None]:
-    prefix = (fields.get("archiveprefix") or fields.get("eprinttype") or "").strip().lower()
+def _month(raw: str) -> int | None:
+    """The (first) month a ``month`` field names: ``jan``, ``January``, ``1``, ``May--June``;
+    None for a season or anything else."""
+    word = _MONTH_WORD.search(_text(raw).lower())
+    if not word:
+        return None
+    value = word.group()
+    if value.isdigit():
+        return int(value) if 1 <= int(value) <= 12 else None
+    return _MONTH_NAMES.get(value) or _MONTH_NAMES.get(value[:3]) if len(value) >= 3 else None
+
+
+def _published(fields: dict[str, str]) -> tuple[str | None, str | None, set[str]]:
+    """``(date, precision, fields read)`` of an entry: BibLaTeX's ``date`` (ISO 8601/EDTF: a
+    season or an interval gives its year) or ``year``/``month``/``day``; what does not say a date
+    (a season in ``month``, "in press") is not read, and stays as written."""
+    if "date" in fields:
+        m = _EDTF.match(_text(fields["date"]))
+        if m:
+            year = int(m[1])
+            month = int(m[2]) if m[2] and 1 <= int(m[2]) <= 12 else None
+            day = _day_of(year, month, m[3])
+            precision = None if day else "month" if month else "year"
+            # a year (month, day) beside the date says the same, for BibTeX's styles
+            return (f"{year:04d}-{month or 1:02d}-{day or 1:02d}", precision,
+                    {"date"} | ({"year", "month", "day"} & set(fields)))
+    m = _YEAR.search(_text(fields.get("year", "")))
+    if not m:
+        return None, None, set()
+    year, used = int(m[1]), {"year"}
+    month = _month(fields["month"]) if "month" in fields else None
+    if month:
+        used.add("month")
+    day = _day_of(year, month, _text(fields.get("day", "")))
+    if day:
+        used.add("day")
+    precision = None if day else "month" if month else "year"
+    return f"{year:04d}-{month or 1:02d}-{day or 1:02d}", precision, used
+
+
+def _identifier_text(raw: str) -> str:
+    """A DOI's or URL's text as files write it: ``\\url{…}`` unwrapped, ``\\_`` unescaped."""
+    text = " ".join(raw.split())
+    m = _URL_MACRO.match(text)
+    if m:
+        text = m[1]
+    return _ESCAPED.sub(r"\1", text).replace("{}", "").strip()
+
+
+def _first_valid(text: str, normalize) -> str | None:
+    for candidate in [text, *re.split(r"[\s,;]+", text)]:
+        try:
+            return normalize(candidate)
+        except ValueError:
+            continue
+    return None
+
+
+class _Entry:
+    """One entry being read: its fields (lower-case names, values as written), what it became,
+    and what could not be read."""
+
+    def __init__(self, key: str, kind: str, fields: dict[str, str]):
+        self.key, self.kind, self.fields = key, kind, fields
+        self.used: set[str] = set()
+        self.problems: dict[str, list[str]] = {}
+
+    def take(self, name: str) -> str:
+        self.used.add(name)
+        return self.fields.get(name, "")
+
+    def problem(self, name: str, message: str) -> None:
+        self.problems.setdefault(name, []).append(message)
+
+
+def _arxiv(entry: _Entry) -> tuple[str | None, int | None]:
+    fields = entry.fields
+    prefix = _text(fields.get("archiveprefix") or fields.get("eprinttype") or "").lower()
     eprint = fields.get("eprint", "") if prefix in ("", "arxiv") else ""
-    return find_arxiv_id(eprint, fields.get("url", ""), fields.get("doi", ""))
+    found = find_arxiv_id(_identifier_text(eprint), _identifier_text(fields.get("url", "")),
+                          _identifier_text(fields.get("doi", "")))
+    if found[0] and eprint:
+        entry.used.update(n for n in ("eprint", "archiveprefix", "eprinttype") if n in fields)
+    return found
 
 
-def _doi(raw: str) -> str | None:
-    doi = doi_without_prefix(raw)
-    return None if not doi or is_arxiv_doi(doi) else doi
+def _identifier(entry: _Entry, name: str, normalize, of_arxiv, what: str, arxiv_id) -> str | None:
+    """The entry's DOI or URL, normalized; None when it is arXiv's own (the id implies it) or
+    is none (then it stays as written, and is reported)."""
+    if name not in entry.fields:
+        return None
+    text = _identifier_text(entry.fields[name])
+    value = _first_valid(text, normalize)
+    if value is None and text.lower().startswith("www."):
+        value = _first_valid("http://" + text, normalize)  # as browsers read it
+    if value or (arxiv_id and of_arxiv(text)):
+        entry.used.add(name)
+    else:
+        entry.problem(name, f"not {what}: {text[:200]!r} (kept as written)")
+    if value and of_arxiv(value) and (arxiv_id or name == "doi"):
+        return None  # arXiv's DOI and page are implied by the id
+    return value
 
 
-def _record(key: str, fields: dict[str, str]) -> dict:
-    authors, more = parse_bibtex_names(fields.get("author", ""))
-    arxiv_id, version = _arxiv(fields)
-    url = fields.get("url", "").strip() or None
-    if arxiv_id and is_arxiv_url(url):
-        url = None  # the arXiv page is implied by the id
-    tags = [
-        decode_latex(t[1:-1] if t.startswith("{") and t.endswith("}") else t).strip()
-        for t in split_at_depth0(fields.get("keywords", ""), _KEYWORD_SEP)
-    ]
-    notes = [
-        {"body": decode_latex(fields[name]), "created_at": None, "updated_at": None}
-        for name in NOTES_FIELDS
-        if fields.get(name, "").strip()
-    ]
-    journal = fields.get("journal") or fields.get("journaltitle")
+def _record(entry: _Entry) -> dict:
+    fields, take = entry.fields, entry.take
+    authors, more = parse_bibtex_names(take("author")) if "author" in fields else ([], 0)
+    editors = parse_bibtex_names(take("editor"))[0] if "editor" in fields else []
+    arxiv_id, version = _arxiv(entry)
+    doi = _identifier(entry, "doi", normalize_doi, is_arxiv_doi, "a DOI", arxiv_id)
+    url = _identifier(entry, "url", normalize_url, is_arxiv_url, "an http(s) or ftp URL", arxiv_id)
+    published, precision, dated = _published(fields)
+    entry.used |= dated
+    for name in ("year", "month", "day", "date"):
+        if name in fields and name not in dated:
+            entry.problem(name, f"not a date: {_text(fields[name])[:100]!r} (kept as written)")
     category = fields.get("primaryclass") or fields.get("eprintclass")
+    if category and arxiv_id:
+        entry.used.update({"primaryclass", "eprintclass"} & set(fields))
+    tags = [
+        _text(t[1:-1] if t.startswith("{") and t.endswith("}") else t)
+        for t in split_at_depth0(take("keywords"), _KEYWORD_SEP)
+    ]
+    notes = [{"body": decode_latex(take(name)), "created_at": None, "updated_at": None}
+             for name in _NOTE_FIELDS if fields.get(name, "").strip()]
+    venue = {name: _text(take(name)) or None
+             for name in ("booktitle", "volume", "number", "pages", "publisher", "edition")}
+    journal = fields.get("journal") or fields.get("journaltitle")
+    entry.used.update({"journal", "journaltitle"} & set(fields))
     return new_record(
-        citation_key=key,
-        title=decode_latex(fields.get("title", "")),
+        citation_key=entry.key or None,
+        entry_type=entry.kind,
+        title=decode_latex(take("title")),
         authors=authors,
         authors_more=more,
-        abstract=decode_latex(fields.get("abstract", "")),
-        published=_published(fields),
+        editors=editors,
+        abstract=decode_latex(take("abstract")),
+        published=published,
+        published_precision=precision if published else None,
         arxiv_id=arxiv_id,
         arxiv_version=version,
-        doi=_doi(fields.get("doi", "")),
+        doi=doi,
         url=url,
-        primary_category=decode_latex(category).strip() if category else None,
-        journal_ref=decode_latex(journal).strip() if journal else None,
+        primary_category=_text(category) if category and arxiv_id else None,
+        journal=_text(journal) if journal else None,
         tags=[t for t in tags if t],
         notes=notes,
+        **venue,
     )
+
+
+def _as_written(entry: _Entry, record: dict) -> tuple[dict, dict]:
+    """``(extra, verbatim)``: the entry's fields the record does not hold, as written, and those
+    it holds that the writers would write otherwise, with their fingerprints."""
+    extra = {name: value for name, value in entry.fields.items()
+             if name not in entry.used and value.strip()}
+    written: dict[str, set[str]] = {}
+    for biblatex in (False, True):
+        _, _, fields = entry_fields(record, biblatex=biblatex, abstract=True,
+                                    notes_field="annote", utf8=False)
+        for name, value in fields:
+            value = value[1:-1] if value.startswith("{") else value
+            written.setdefault(CANONICAL.get(name.lower(), name.lower()), set()).add(
+                " ".join(value.split()))
+    verbatim = {}
+    for name in sorted(entry.used & set(entry.fields)):
+        canonical = CANONICAL.get(name, name)
+        if canonical not in SOURCES or canonical in verbatim:
+            continue
+        raw = entry.fields[name]
+        if raw.strip() and " ".join(raw.split()) not in written.get(canonical, ()):
+            verbatim[canonical] = [raw, fingerprint(record, canonical)]
+    return extra, verbatim
 
 
 _parser_log = logging.getLogger("bibtexparser")
 _quiet = logging.NullHandler()
+_MONTH_MACROS = {m: m for m in MONTHS}
+
+
+def _split_concatenation(raw: str) -> list[str]:
+    """A field's value split at BibTeX's ``#`` (outside braces and quotes)."""
+    parts, start, depth, quoted = [], 0, 0, False
+    for i, ch in enumerate(raw):
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif ch == '"' and depth == 0:
+            quoted = not quoted
+        elif ch == "#" and depth == 0 and not quoted:
+            parts.append(raw[start:i])
+            start = i + 1
+    parts.append(raw[start:])
+    return [p.strip() for p in parts]
+
+
+def _resolve(raw: str, strings: dict[str, str], undefined: list[str]) -> str:
+    """A field's value as BibTeX reads it (enclosing braces or quotes off, ``@string`` macros
+    and month names resolved, ``#`` joined); an undefined macro is kept as its name."""
+    out = []
+    for part in _split_concatenation(raw.strip()):
+        if len(part) >= 2 and ((part[0] == "{" and part[-1] == "}") or (part[0] == part[-1] == '"')):
+            out.append(part[1:-1])
+        elif part.isdigit():
+            out.append(part)
+        elif part.lower() in strings:
+            out.append(strings[part.lower()])
+        elif part.lower() in _MONTH_MACROS:
+            out.append(part.lower())
+        elif part:
+            undefined.append(part)
+            out.append(part)
+    return "".join(out)
+
+
+MAX_DEPTH = 100  # TeX itself stops at 255 levels of grouping
+
+
+def _too_deep(raw: str) -> bool:
+    if raw.count("{") <= MAX_DEPTH:
+        return False
+    depth = 0
+    for ch in raw:
+        depth += (ch == "{") - (ch == "}")
+        if depth > MAX_DEPTH:
+            return True
+    return False
+
+
+def _entry_key(raw: str | None) -> str | None:
+    m = re.match(r"\s*@\s*\w+\s*[{(]\s*([^,\s{}()]+)", raw or "")
+    return m[1] if m else None
 
 
 def read_bibtex(text: str) -> tuple[list[dict], list[dict]]:
-    """Records from a BibTeX/BibLaTeX file, and the entries skipped (``{"key", "reason"}``).
+    """Records from a BibTeX/BibLaTeX file, and what it could not read: report entries
+    (``{"key", "reason"}``; ``"imported": True`` for an entry read without some of its fields).
 
-    Raises ``FormatError`` when the file is not BibTeX: a block that does not parse, or text with
-    no entry at all.
+    Raises ``FormatError`` when the file holds no entry at all (an entry that does not parse,
+    or text that is no BibTeX).
     """
     import bibtexparser
-    from bibtexparser.model import DuplicateBlockKeyBlock, DuplicateFieldKeyBlock
+    from bibtexparser.model import (
+        DuplicateBlockKeyBlock,
+        DuplicateFieldKeyBlock,
+        Entry,
+        ParsingFailedBlock,
+    )
 
     # The parser logs each block it cannot read; we report those ourselves (FormatError or
-    # ``skipped``), so its records reach a server's log but are not printed by default, where
-    # they would break the CLI's one-line error.
+    # a report entry), so its records reach a server's log but are not printed by default,
+    # where they would break the CLI's one-line error.
     _parser_log.addHandler(_quiet)
     if not isinstance(text, str):
         raise FormatError("the file is not text")
     if not text.strip():
         return [], []
     try:
-        library = bibtexparser.parse_string(text)
+        library = bibtexparser.parse_string(text, parse_stack=[])
     except Exception as error:  # noqa: BLE001 - any failure of the parser means "not BibTeX"
         raise FormatError(f"not valid BibTeX: {str(error)[:200]}") from None
-    skipped = []
-    for block in library.failed_blocks:
-        if isinstance(block, DuplicateBlockKeyBlock):
-            skipped.append({"key": block.key, "reason": "duplicate citation key"})
-        elif isinstance(block, DuplicateFieldKeyBlock):
-            skipped.append({"key": block.key, "reason": "a field appears twice"})
-        else:
-            line = (block.start_line or 0) + 1
-            raise FormatError(f"not valid BibTeX: the entry starting on line {line} does not parse")
-    if not library.entries and not skipped:
+    strings: dict[str, str] = {}
+    for block in library.strings:
+        strings[block.key.lower()] = _resolve(str(block.value), strings, [])
+    entries: list[tuple[Entry, None]] = []
+    problems: list[dict] = []
+    failed = []
+    for block in library.blocks:
+        if isinstance(block, DuplicateFieldKeyBlock | DuplicateBlockKeyBlock):
+            block = block.ignore_error_block
+        if isinstance(block, ParsingFailedBlock) or (
+                isinstance(block, Entry) and _too_deep(block.raw or "")):
+            failed.append(block)
+        elif isinstance(block, Entry):
+            entries.append((block, None))
+    for block in failed:
+        line = (block.start_line or 0) + 1
+        problems.append({"key": _entry_key(block.raw) or f"line {line}",
+                         "reason": f"the entry starting on line {line} does not parse"
+                         + (f" (braces nested deeper than {MAX_DEPTH})"
+                            if _too_deep(block.raw or "") else "")})
+    if not entries:
+        if failed:
+            line = (failed[0].start_line or 0) + 1
+            raise FormatError(f"not valid BibTeX: {problems[0]['reason']}")
         raise FormatError("not BibTeX: the file has no entries")
     records = []
-    for entry in library.entries:
-        fields = {name.lower(): str(f.value) for name, f in entry.fields_dict.items()}
-        if entry.entry_type.lower() in ("string", "preamble", "comment"):
+    for index, (block, _) in enumerate(entries):
+        record, entry_problems = _read_entry(block, strings, index)
+        if record is None:
+            problems.append(entry_problems)
             continue
-        record = _record(entry.key, fields)
-        if not record["title"].strip():
-            skipped.append({"key": entry.key, "reason": "no title"})
-            continue
+        if entry_problems:
+            problems.append(entry_problems)
         records.append(record)
-    return records, skipped
+    return records, problems
+
+
+def _read_entry(block, strings: dict[str, str], index: int) -> tuple[dict | None, dict | None]:
+    """One entry: its record (None when it has no title) and what to report about it."""
+    key = (block.key or "").strip()
+    fields: dict[str, str] = {}
+    undefined: list[str] = []
+    entry = _Entry(key, block.entry_type.strip().lower(), fields)
+    for field in block.fields:
+        name = field.key.strip().lower()
+        value = _resolve(str(field.value), strings, undefined)
+        if not FIELD_NAME.match(name):
+            entry.problem(name[:64], "not a field name BibTeX reads (dropped)")
+        elif name not in fields:
+            fields[name] = value
+        elif name in _NOTE_FIELDS or name == "keywords":
+            joiner = "\n\n" if name in _NOTE_FIELDS else ", "
+            fields[name] = fields[name] + joiner + value  # both kept
+        elif " ".join(value.split()) != " ".join(fields[name].split()):
+            entry.problem(name, f"given twice: the first kept, BibTeX's rule; dropped "
+                          f"{_text(value)[:200]!r}")
+    for name in dict.fromkeys(undefined):
+        entry.problem("@string", f"undefined macro {name[:64]!r}: kept as its name")
+    if entry.kind not in ("", None) and not re.match(r"^[a-z][a-z0-9_-]{0,31}$", entry.kind):
+        entry.problem("@type", f"not an entry type: {entry.kind[:40]!r} (read as misc)")
+        entry.kind = "misc"
+    record = _record(entry)
+    if record["arxiv_id"] and record["entry_type"] == _derived_type(record, biblatex=False):
+        record["entry_type"] = None  # what papershelf writes for an arXiv paper anyway
+    where = {"key": key} if key else {"index": index}
+    if not record["title"].strip():
+        return None, {**where, "reason": "no title"}
+    record["extra"], record["verbatim"] = _as_written(entry, record)
+    if entry.problems:
+        return record, {**where, "reason": "fields not read", "fields": entry.problems,
+                        "imported": True}
+    return record, None

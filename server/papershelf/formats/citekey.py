@@ -155,13 +155,15 @@ def _suffixes():
 
 
 def make_citation_key(record: dict, taken: set[str], base: str | None = None) -> str:
-    """A key for ``record`` that is not in ``taken`` (the caller stores it and adds it to ``taken``).
-    ``base`` is ``base_key(record)``, for a caller that has it already."""
+    """A key for ``record`` that is not in ``taken`` without regard to case, as BibTeX compares
+    keys (the caller stores it and adds it to ``taken``). ``base`` is ``base_key(record)``, for a
+    caller that has it already."""
     base = base or base_key(record)
-    if base not in taken:
+    taken = {t.lower() for t in taken}
+    if base.lower() not in taken:
         return base
     for suffix in _suffixes():
         key = base + suffix
-        if key not in taken:
+        if key.lower() not in taken:
             return key
     raise AssertionError("unreachable")

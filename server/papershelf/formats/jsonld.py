@@ -2,17 +2,25 @@
 
 A highlight is an ``Annotation`` whose target is the paper, narrowed to the field it was made in
 (a ``FragmentSelector`` naming ``title`` or ``abstract``) and refined by a ``TextQuoteSelector``
-and a ``TextPositionSelector`` (UTF-16 offsets in the field's normalized text); its comment, if
-any, is a ``TextualBody``. A note is a ``commenting`` annotation on the whole paper with a
-Markdown body.
+and a ``TextPositionSelector``; its comment, if any, is a ``TextualBody``. A note is a
+``commenting`` annotation on the whole paper with a Markdown body.
+
+The position selector counts code points in the field's normalized text, as the Web Annotation
+model defines it; papershelf stores (and its API answers) UTF-16 offsets, the unit of the
+extension's JavaScript, so each is converted here (an emoji counts 2 in the API, 1 here). A
+highlight whose offsets do not fall on characters of the field as it is now gets the quote
+selector alone. The page's ``id`` is derived from its content, so the same store gives the same
+bytes.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable, Iterator
 
 from papershelf.domain import palette
+from papershelf.domain.anchoring import code_point_index, normalize_text
 
 from . import highlights_in_order, notes_in_order, paper_url
 
@@ -27,16 +35,27 @@ def _source(record: dict) -> str:
     return paper_url(record) or f"{ID_BASE}paper:{record.get('id')}"
 
 
+def _position(record: dict, h: dict) -> dict | None:
+    """The highlight's TextPositionSelector, its UTF-16 offsets turned into code points."""
+    text = record.get(h.get("field") or "abstract")
+    start, end = h.get("start"), h.get("end")
+    if not isinstance(text, str) or not isinstance(start, int) or not isinstance(end, int):
+        return None
+    text = normalize_text(text)
+    start, end = code_point_index(text, start), code_point_index(text, end)
+    if start is None or end is None:
+        return None
+    return {"type": "TextPositionSelector", "start": start, "end": end}
+
+
 def _highlight(record: dict, h: dict) -> dict:
-    selector = {
-        "type": "FragmentSelector",
-        "value": h.get("field") or "abstract",
-        "refinedBy": [
-            {"type": "TextQuoteSelector", "exact": h.get("exact") or "",
-             "prefix": h.get("prefix") or "", "suffix": h.get("suffix") or ""},
-            {"type": "TextPositionSelector", "start": h.get("start"), "end": h.get("end")},
-        ],
-    }
+    refined = [{"type": "TextQuoteSelector", "exact": h.get("exact") or "",
+                "prefix": h.get("prefix") or "", "suffix": h.get("suffix") or ""}]
+    position = _position(record, h)
+    if position:
+        refined.append(position)
+    selector = {"type": "FragmentSelector", "value": h.get("field") or "abstract",
+                "refinedBy": refined}
     annotation = {
         "id": f"{ID_BASE}highlight:{h.get('id')}",
         "type": "Annotation",
@@ -72,12 +91,17 @@ def annotations(record: dict) -> list[dict]:
 
 
 def write_jsonld(records: Iterable[dict], **_options) -> Iterator[str]:
-    """An ``AnnotationPage`` of every highlight and note of ``records``, one chunk per paper."""
+    """An ``AnnotationPage`` of every highlight and note of ``records``, one chunk per paper;
+    its ``id`` (a digest of the items) comes last, once the items are written."""
     yield ('{"@context": [' + json.dumps(CONTEXT) + ', {"dc": "http://purl.org/dc/terms/"}], '
            '"type": "AnnotationPage", "items": [')
     sep = "\n"
+    digest = hashlib.sha256()
     for record in records:
         for annotation in annotations(record):
-            yield sep + json.dumps(annotation, ensure_ascii=False)
+            chunk = json.dumps(annotation, ensure_ascii=False)
+            digest.update(chunk.encode("utf-8", "surrogatepass"))
+            yield sep + chunk
             sep = ",\n"
-    yield "\n]}\n"
+    yield f'\n], "id": "{ID_BASE}annotations:{digest.hexdigest()[:32]}"}}\n'
+

@@ -5,7 +5,13 @@ contains a bare ``@``/``%``/``#`` that a parser could take for syntax, and decod
 pylatexenc's latex2text with a few extra macros) to exactly the stored text. Plain ASCII text with
 no special characters is returned as is (the fast path, taken by almost every abstract); the rest
 goes through one regular-expression pass whose replacements are cached per character, with
-pylatexenc deciding the LaTeX for non-ASCII characters.
+pylatexenc deciding the LaTeX for non-ASCII characters. An accent on an i or j is written over
+the letter itself (``{\\"{i}}``, not pylatexenc's ``{\\"\\i}``): biber reads an accent on the
+dotless ``\\i`` as a combining character and writes it into the ``.bbl``, where pdfLaTeX stops.
+
+``decode_latex`` reads what real files hold and never fails on it: a macro it does not know
+(``\\PQb``, a package's or a preamble's) and math holding one are kept as written rather than
+dropped, so that a title like ``$\\PQb$-tagged`` keeps its meaning as text.
 
 Braces are written as ``{\\textbraceleft}``/``{\\textbraceright}`` rather than ``\\{``/``\\}``
 because BibTeX (and pybtex) count escaped braces too: a lone ``\\{`` unbalances an entry.
@@ -17,8 +23,10 @@ import re
 import unicodedata
 from functools import cache
 
+from pylatexenc import latexwalker
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 from pylatexenc.latexencode import UnicodeToLatexEncoder
+from pylatexenc.macrospec import MacroSpec
 
 # ASCII characters that LaTeX or a BibTeX parser would read as syntax, or that a font would turn
 # into a different glyph (`` ` `` makes ligatures, ``<``/``>``/``|`` are other glyphs in OT1).
@@ -62,6 +70,8 @@ _encoder = UnicodeToLatexEncoder(
     unknown_char_warning=False,
 )
 
+_SILENT = ("relax", "protect", "allowbreak", "nobreak", "xspace", "/", "null", "leavevmode")
+_SILENT_WITH_ARGUMENT = ("noopsort", "noop", "sortnoop", "SortNoop", "NOOP", "nocite")
 _context = get_default_latex_context_db()
 _context.add_context_category(
     "papershelf",
@@ -78,9 +88,55 @@ _context.add_context_category(
         MacroTextSpec("textasciigrave", simplify_repl="`"),
         MacroTextSpec("textunderscore", simplify_repl="_"),
         MacroTextSpec("textquotedbl", simplify_repl='"'),
+        MacroTextSpec("href", simplify_repl="%(2)s <%(1)s>"),
+        # macros that print nothing: spacing and the sorting tricks of bibliography files
+        *(MacroTextSpec(name, discard=True) for name in _SILENT),
+        *(MacroTextSpec(name, discard=True) for name in _SILENT_WITH_ARGUMENT),
     ],
 )
-_decoder = LatexNodes2Text(latex_context=_context, math_mode="text", strict_latex_spaces=True)
+# The parser's side: which macros take arguments (pylatexenc's default lacks \href's two).
+_walker_context = latexwalker.get_default_latex_context_db()
+_walker_context.add_context_category(
+    "papershelf", prepend=True,
+    macros=[MacroSpec("href", "{{"), *(MacroSpec(name, "{") for name in _SILENT_WITH_ARGUMENT)])
+
+
+def _unknown_macros(nodes, context) -> bool:
+    """Whether ``nodes`` (a math node's content) use a macro the decoder has no text for."""
+    for node in nodes or ():
+        if node is None:
+            continue
+        if node.isNodeType(latexwalker.LatexMacroNode):
+            if context.get_macro_spec(node.macroname) is None:
+                return True
+            args = node.nodeargd.argnlist if node.nodeargd and node.nodeargd.argnlist else ()
+            if _unknown_macros(args, context):
+                return True
+        elif hasattr(node, "nodelist") and _unknown_macros(node.nodelist, context):
+            return True
+    return False
+
+
+class _Decoder(LatexNodes2Text):
+    """latex2text, but a macro it does not know is kept as written (``\\PQb``), and so is math
+    that holds one: dropping them (pylatexenc's default) loses words of a title."""
+
+    def macro_node_to_text(self, node):
+        if self.latex_context.get_macro_spec(node.macroname) is None:
+            return node.latex_verbatim()
+        return super().macro_node_to_text(node)
+
+    def math_node_to_text(self, node):
+        if _unknown_macros(node.nodelist, self.latex_context):
+            return node.latex_verbatim()
+        return super().math_node_to_text(node)
+
+
+_decoder = _Decoder(latex_context=_context, math_mode="text", strict_latex_spaces=True)
+
+
+# ``\\"\\i`` -> ``\\"{i}``: an accent on the dotless i or j goes on the letter itself
+_DOTLESS_ACCENT = re.compile(r"\\([\"'`^~=.uvHcdbkrt])\\([ij])(?![A-Za-z])")
 
 
 @cache
@@ -89,7 +145,7 @@ def _non_ascii(ch: str) -> str:
     for it that decodes back to it (CJK, emoji, combining marks): those stay UTF-8."""
     if unicodedata.category(ch) == "Cc":  # C1 control characters
         return " "
-    latex = _encoder.unicode_to_latex(ch)
+    latex = _DOTLESS_ACCENT.sub(r"\\\1{\2}", _encoder.unicode_to_latex(ch))
     # no spaces in a replacement: ``encode_title`` relies on words keeping their boundaries
     if latex != ch and " " not in latex and decode_latex(latex) == ch:
         return latex
@@ -220,6 +276,50 @@ def encode_title(title: str, *, utf8: bool = False) -> str:
     return " ".join(out)
 
 
+# an accent on the dotless i or j, its argument braced or not: ``\\"\\i``, ``\\"{\\i}``
+_RAW_DOTLESS = re.compile(r"\\([\"'`^~=.uvHcdbkrt])\s*(?:\\([ij])(?![A-Za-z])|\{\\([ij])\})")
+
+
+# a BibTeX "special character": a brace group opening with a macro, e.g. {\\~{\\^e}}
+_SPECIAL_GROUP = re.compile(r"\{\\[^{}]*(?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}[^{}]*)*\}")
+
+
+def _one_character(group: re.Match) -> str:
+    """A special character written the way ``encode_latex`` writes that character (biber turns
+    ``{\\~{\\^e}}`` into ``{\\~ê}``, whose unbraced UTF-8 argument pdfLaTeX cannot read)."""
+    text = unicodedata.normalize("NFC", decode_latex(group.group()))
+    if len(text) == 1 and not text.isascii():
+        return _non_ascii(text)
+    return group.group()
+
+
+def encode_raw(latex: str, *, utf8: bool = False) -> str:
+    """A field value as a file wrote it (LaTeX, kept as is) made fit for an export: control
+    characters as spaces, an accented letter written the way ``encode_latex`` writes it (biber
+    mangles stacked accents ``{\\~{\\^e}}`` and accents on a dotless i, see above), and in LaTeX
+    output its non-ASCII characters in LaTeX too (``Müller`` → ``M{\\"u}ller``)."""
+    text = latex if latex.isprintable() else as_exported(latex)
+    if "\\" in text:
+        text = _SPECIAL_GROUP.sub(_one_character, text)
+        text = _RAW_DOTLESS.sub(lambda m: "\\" + m[1] + "{" + (m[2] or m[3]) + "}", text)
+    if not utf8 and not text.isascii():
+        text = "".join(c if c.isascii() else _non_ascii(c) for c in text)
+    return text
+
+
+def balanced(latex: str) -> bool:
+    """Whether the braces of ``latex`` balance as BibTeX counts them (escaped ones too)."""
+    depth = 0
+    for ch in latex:
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
+
+
 def as_exported(text: str) -> str:
     """``text`` with control characters as spaces: what an export keeps of it."""
     return "".join(" " if unicodedata.category(c) == "Cc" and c not in "\t\n\r" else c
@@ -227,7 +327,17 @@ def as_exported(text: str) -> str:
 
 
 def decode_latex(latex: str) -> str:
-    """Text of a LaTeX field value (protecting braces dropped, macros turned into characters)."""
+    """Text of a LaTeX field value (protecting braces dropped, macros turned into characters,
+    unknown macros kept as written). Never raises: what pylatexenc cannot read comes back with
+    its braces removed."""
     if _LATEX_SYNTAX_RE.search(latex) is None:
         return latex
-    return _decoder.latex_to_text(latex)
+    try:
+        walker = latexwalker.LatexWalker(latex, latex_context=_walker_context, tolerant_parsing=True)
+        nodes, _, _ = walker.get_latex_nodes()
+        return _decoder.nodelist_to_text(nodes)
+    except Exception:  # noqa: BLE001 - a field of a hostile file must not cost the file
+        return _UNESCAPED_BRACE.sub("", latex)
+
+
+_UNESCAPED_BRACE = re.compile(r"(?<!\\)[{}]")

@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from . import highlights_in_order, notes_in_order, paper_url
+from .names import name_text
 
 _INLINE_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
 
@@ -24,14 +25,32 @@ def _tag(tag: str) -> str:
     return "#" + re.sub(r"[^\w/-]+", "-", tag.strip()).strip("-")
 
 
+def _venue(record: dict) -> str:
+    """Where the work appeared, in a line: "Journal, vol. 12, no. 3, pp. 1–10; Publisher"."""
+    get = record.get
+    head = [p for p in (get("journal") or get("booktitle"),
+                        f"vol. {get('volume')}" if get("volume") else None,
+                        f"no. {get('number')}" if get("number") else None,
+                        f"pp. {get('pages')}" if get("pages") else None) if p]
+    tail = [p for p in (get("publisher"), f"{get('edition')} ed." if get("edition") else None) if p]
+    return "; ".join(p for p in (", ".join(head), ", ".join(tail)) if p)
+
+
 def _section(record: dict, abstract: bool) -> str:
     out = [f"## {escape_inline(record.get('title') or '')}", ""]
-    authors = [escape_inline(a) for a in record.get("authors") or [] if a.strip()]
+    authors = [escape_inline(name_text(a)) for a in record.get("authors") or [] if a.strip()]
     if authors:
         more = record.get("authors_more") or 0
         out.append("- **Authors:** " + ", ".join(authors) + (f" and {more} more" if more else ""))
+    editors = [escape_inline(name_text(a)) for a in record.get("editors") or [] if a.strip()]
+    if editors:
+        out.append("- **Editors:** " + ", ".join(editors))
     if record.get("published"):
-        out.append(f"- **Published:** {record['published']}")
+        size = {"year": 4, "month": 7}.get(record.get("published_precision") or "", 10)
+        out.append(f"- **Published:** {record['published'][:size]}")
+    where = _venue(record)
+    if where:
+        out.append(f"- **In:** {escape_inline(where)}")
     url = paper_url(record)
     if record.get("arxiv_id"):
         out.append(f"- **arXiv:** [{escape_inline(record['arxiv_id'])}](<{url}>)")
@@ -39,7 +58,7 @@ def _section(record: dict, abstract: bool) -> str:
         out.append(f"- **Link:** <{url}>")
     if record.get("doi"):
         out.append(f"- **DOI:** [{escape_inline(record['doi'])}](<https://doi.org/{record['doi']}>)")
-    if record.get("journal_ref"):
+    if record.get("journal_ref") and not where:
         out.append(f"- **Journal:** {escape_inline(record['journal_ref'])}")
     if record.get("citation_key"):
         out.append(f"- **Citation key:** `{record['citation_key'].replace('`', '')}`")

@@ -1,100 +1,360 @@
-"""Person and organisation names: display form ("First Last") to BibTeX form and back.
+"""Names of people and organisations by BibTeX's rules: one module for import, export and keys.
 
-Display names are what the page showed. BibTeX wants ``Last, First``; names it would misparse
-(organisations, anything with a comma or a stray ``and``) are braced whole so BibTeX takes them
-as one last name and prints them as written.
+A paper keeps each author as text for display, in one of the forms a person writes by hand:
+
+- ``First von Last Jr.`` ("Wei Jiang", "Ludwig van Beethoven", "Martin Luther King Jr."): split as
+  BibTeX splits a name without commas — the words from the first lower-case one up to the last
+  lower-case one before the final word are the *von* part, the rest before them *First*, the rest
+  after them *Last* (the final word always is); a trailing "Jr."/"Sr."/"II"… is the *Jr* part;
+- ``von Last, First`` and ``von Last, Jr, First`` ("Den Hertog, M I", "Da Lozzo, Giordano"): the
+  surname exactly as given, for names whose split the first form would get wrong;
+- one unit: an organisation ("Qwen Team", "The ATLAS Collaboration": recognised by its words, so
+  "Ai, Tao" and "Li Ai" stay people) or any name braced whole, as BibTeX writes it
+  ("{European Space Agency}").
+
+``name_parts`` reads a display name into its :class:`NameParts`; ``display_name`` writes parts in
+the plainest of those forms that reads back to the same parts; ``parse_bibtex_name`` reads a name
+of a BibTeX ``author`` field (LaTeX, braces and all) by BibTeX's own rules (as pybtex does);
+``bibtex_name`` writes a display name so that BibTeX reads it back into the same parts. The
+exports (BibTeX, CSL-JSON, RIS) and the citation keys (``last_name``) all take their parts here.
 """
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import NamedTuple
 
 from .latex import as_exported, decode_latex, encode_latex
 
-# lower-case particles that belong to the last name ("Ludwig van Beethoven" -> "van Beethoven")
-PARTICLES = frozenset(
-    "van von der den de del della di da dos das du la le ten ter zu af av".split()
-)
 SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
 
+# Words that make a name of several words an organisation's (compared lower-case) …
 _ORG_WORDS = frozenset(
-    """team lab labs laboratory laboratories inc inc. ltd ltd. llc corp corp. corporation company
-    university institute institution consortium collaboration group project foundation center
-    centre council committee organization organisation association society academy research ai
-    deepmind openai google meta microsoft anthropic nvidia alibaba deepseek qwen mistral
-    bytedance tencent baidu huawei""".split()
+    """team teams lab labs laboratory laboratories university universität université universidad
+    università universiteit institute institut instituto istituto institution consortium
+    collaboration group project foundation center centre council committee commission
+    organization organisation association society academy agency ministry department office
+    board bureau network alliance federation initiative contributors developers community
+    hospital museum library press publishing publishers company corporation inc inc. ltd ltd.
+    llc corp corp. gmbh plc research deepmind openai google meta microsoft anthropic nvidia
+    alibaba deepseek qwen mistral bytedance tencent baidu huawei""".split()
 )
-
-
+# … and acronyms that do, compared as written: "Meta AI" is a lab, "Tao Ai" a person.
+_ORG_ACRONYMS = frozenset({"AI", "ML", "NLP", "AG", "SA", "LLC", "GmbH", "Inc.", "Ltd."})
 _ORG_PUNCT = str.maketrans(",()", "   ")
 
 
+class NameParts(NamedTuple):
+    """A name's four parts, as text; a name that is one unit (an organisation, a braced name) has
+    only ``last``."""
+
+    first: str
+    von: str
+    last: str
+    jr: str
+
+    @property
+    def literal(self) -> bool:
+        return not (self.first or self.von or self.jr)
+
+
+def _literal(text: str) -> NameParts:
+    return NameParts("", "", text, "")
+
+
 def is_organisation(name: str) -> bool:
-    words = name.lower().translate(_ORG_PUNCT).split()
-    return len(words) > 4 or (len(words) > 1 and not _ORG_WORDS.isdisjoint(words))
+    """A name of several words that names an organisation, not a person."""
+    words = name.translate(_ORG_PUNCT).split()
+    if len(words) < 2:
+        return False
+    return (words[0].lower() == "the" or not _ORG_ACRONYMS.isdisjoint(words)
+            or any(w.lower() in _ORG_WORDS for w in words))
 
 
-def split_name(name: str) -> tuple[str, str, str]:
-    """``(first, last, suffix)`` of a personal display name."""
+# ---- case, as BibTeX sees it ---------------------------------------------------------------
+
+
+def _word_case(word: str) -> str | None:
+    """"lower", "upper" or None: the case of a display word as BibTeX will see it once written,
+    in LaTeX and in UTF-8 alike (a word starting with "º", "±" or "{" has none)."""
+    case = _latex_case(encode_latex(word))
+    return case if case == _latex_case(encode_latex(word, utf8=True)) else None
+
+
+# Special characters whose case is their control sequence's (BibTeX's own list)
+_SPECIAL_LETTERS = {"i": "lower", "j": "lower", "oe": "lower", "ae": "lower", "aa": "lower",
+                    "o": "lower", "l": "lower", "ss": "lower", "OE": "upper", "AE": "upper",
+                    "AA": "upper", "O": "upper", "L": "upper"}
+_CONTROL_WORD = re.compile(r"[A-Za-z]+")
+
+
+def _special_case(inner: str) -> str | None:
+    """The case of a BibTeX special character ``{\\…}`` (``inner``: what follows the backslash):
+    the letter's own for ``{\\l}``, ``{\\OE}``…, else the first letter after its control
+    sequence."""
+    word = _CONTROL_WORD.match(inner)
+    if word and word.group() in _SPECIAL_LETTERS:
+        return _SPECIAL_LETTERS[word.group()]
+    control = True
+    for ch in inner:
+        if control:
+            control = ch.isalpha()
+        elif ch.isalpha():
+            return "lower" if ch.islower() else "upper"
+    return None
+
+
+def _latex_case(token: str) -> str | None:
+    """The case of a LaTeX word as BibTeX (and pybtex) decide it: its first letter outside
+    braces, or the letter of a special character ``{\\"u}``; braced groups have none."""
+    if not token:
+        return None
+    if token[0].isupper():
+        return "upper"
+    if token[0].islower():
+        return "lower"
+    depth, i = 0, 0
+    while i < len(token):
+        ch = token[i]
+        if ch == "{":
+            if depth == 0 and token[i + 1:i + 2] == "\\":
+                end = _closing_brace(token, i)
+                return _special_case(token[i + 2:end])
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif ch == "\\":
+            i += 2
+            continue
+        elif depth == 0 and ch.isalpha():
+            return "lower" if ch.islower() else "upper"
+        i += 1
+    return None
+
+
+def _closing_brace(text: str, start: int) -> int:
+    depth = 0
+    for i in range(start, len(text)):
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+    return len(text)
+
+
+# ---- the split, shared by both readers -----------------------------------------------------
+
+
+def _von_last(words: list[str], case) -> tuple[list[str], list[str]]:
+    """``von Last`` words split: von runs up to the last lower-case word before the final one."""
+    end = 0
+    for i in range(len(words) - 1):
+        if case(words[i]) == "lower":
+            end = i + 1
+    return words[:end], words[end:]
+
+
+def _first_von_last(words: list[str], case) -> tuple[list[str], list[str], list[str]]:
+    """``First von Last`` words split (no commas): First runs up to the first lower-case word."""
+    start = next((i for i, w in enumerate(words) if case(w) == "lower"), len(words))
+    if start == len(words):  # no von: the final word is the last name
+        start = len(words) - 1
+    von, last = _von_last(words[start:], case)
+    return words[:start], von, last
+
+
+def _parts(first: list[str], von: list[str], last: list[str], jr: list[str], text) -> NameParts:
+    return NameParts(*(" ".join(text(w) for w in ws) for ws in (first, von, last, jr)))
+
+
+# ---- display names -------------------------------------------------------------------------
+
+
+def _whole_group(s: str) -> bool:
+    """True when ``s`` is one brace group ``{...}`` from first to last character."""
+    if not (s.startswith("{") and s.endswith("}")):
+        return False
+    depth = 0
+    for i, ch in enumerate(s):
+        depth += ch == "{"
+        depth -= ch == "}"
+        if depth == 0 and i < len(s) - 1:
+            return False
+    return depth == 0
+
+
+@lru_cache(maxsize=4096)  # bounded: authors recur across a library
+def name_parts(name: str) -> NameParts | None:
+    """The parts of a display name (see the module's docstring); None for a blank one."""
+    name = " ".join(name.split())
+    if not name:
+        return None
+    if _whole_group(name):
+        return _literal(" ".join(name[1:-1].split()))
+    lowered = name.lower().translate(_ORG_PUNCT).split()
+    if "and" in lowered or lowered == ["others"] or is_organisation(name):
+        return _literal(name)
+    if "," in name:
+        pieces = [p.strip() for p in name.split(",")]
+        if len(pieces) > 3 or not all(pieces):
+            return _literal(name)
+        von, last = _von_last(pieces[0].split(), _word_case)
+        jr = pieces[1].split() if len(pieces) == 3 else []
+        return _parts(pieces[-1].split(), von, last, jr, str)
     words = name.split()
-    suffix = ""
-    if len(words) > 2 and words[-1].lower() in SUFFIXES:
-        suffix = words.pop()
-    if len(words) <= 1:
-        return "", " ".join(words), suffix
-    i = len(words) - 1  # the last word is always part of the last name
-    while i > 1 and words[i - 1] in PARTICLES:
-        i -= 1
-    if words[0] in PARTICLES and i == 1:  # "van Gogh": no first name at all
-        i = 0
-    return " ".join(words[:i]), " ".join(words[i:]), suffix
+    jr = [words.pop()] if len(words) > 2 and words[-1].lower() in SUFFIXES else []
+    first, von, last = _first_von_last(words, _word_case)
+    return _parts(first, von, last, jr, str)
+
+
+def display_name(parts: NameParts) -> str:
+    """The plainest display form of ``parts`` that ``name_parts`` reads back into them."""
+    first, von, last, jr = parts
+    if parts.literal:
+        if name_parts(last) == parts or "{" in last or "}" in last:
+            return last
+        return "{" + last + "}"
+    natural = " ".join(p for p in (first, von, last, jr) if p)
+    if name_parts(natural) == parts:
+        return natural
+    comma = " ".join(p for p in (von, last) if p)
+    if jr:
+        comma += ", " + jr + ","
+        return comma + (" " + first if first else "")
+    return comma + (", " + first if first else "")
+
+
+def name_text(name: str) -> str:
+    """A display name as plain text: a name braced whole loses its braces."""
+    parts = name_parts(name)
+    if parts is None:
+        return ""
+    return parts.last if parts.literal else " ".join(name.split())
 
 
 def last_name(name: str) -> str:
-    """The last name of a display name (an organisation's whole name)."""
-    if is_organisation(name) or "," in name:
-        return name
-    return split_name(name)[1]
+    """The surname of a display name, with its von part (an organisation's whole name): what a
+    citation key starts with."""
+    parts = name_parts(name)
+    if parts is None:
+        return ""
+    return " ".join(p for p in (parts.von, parts.last) if p)
+
+
+# ---- BibTeX --------------------------------------------------------------------------------
+
+
+def _tokens(raw: str, separators: str) -> list[str]:
+    """``raw`` LaTeX split at the characters of ``separators`` outside braces (``~`` only when
+    not escaped; ``\\ `` is a space)."""
+    out, word, depth, i = [], [], 0, 0
+    while i < len(raw):
+        ch = raw[i]
+        if ch == "\\" and i + 1 < len(raw):
+            if raw[i + 1] == " " and depth == 0 and " " in separators:
+                out.append("".join(word))
+                word = []
+            else:
+                word.append(raw[i:i + 2])
+            i += 2
+            continue
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        if depth == 0 and (ch in separators or (ch.isspace() and " " in separators)):
+            out.append("".join(word))
+            word = []
+        else:
+            word.append(ch)
+        i += 1
+    out.append("".join(word))
+    return out
+
+
+def parse_bibtex_name(raw: str) -> NameParts | None:
+    """One name of a BibTeX name list (LaTeX) into its parts (decoded text), by BibTeX's rules."""
+    raw = raw.strip()
+    if not raw:
+        return None
+    if _whole_group(raw):
+        text = " ".join(decode_latex(raw[1:-1]).split())
+        return _literal(text) if text else None
+    pieces = [p.strip() for p in _tokens(raw, ",")]
+    if len(pieces) > 3:  # BibTeX's "too many commas": the rest is the first name
+        pieces = [pieces[0], pieces[1], ", ".join(pieces[2:])]
+
+    def words(piece: str) -> list[str]:
+        return [w for w in _tokens(piece, " ~") if w]
+
+    if len(pieces) == 1:
+        first, von, last = _first_von_last(words(pieces[0]), _latex_case)
+        jr = []
+    else:
+        von, last = _von_last(words(pieces[0]), _latex_case)
+        jr = words(pieces[1]) if len(pieces) == 3 else []
+        first = words(pieces[-1])
+    parts = _parts(first, von, last, jr, lambda w: " ".join(decode_latex(w).split()))
+    if not parts.last:
+        text = " ".join(decode_latex(raw).split())
+        return _literal(text) if text else None
+    return parts
+
+
+def _encode_word(word: str, utf8: bool) -> str:
+    """One word of a name in LaTeX. A word that stays UTF-8 in LaTeX output (CJK has no LaTeX
+    macro) is made one BibTeX "special character", ``{\\relax 山田}``: styles that cut names to
+    initials or to three-letter labels (abbrv, alpha) would otherwise cut a UTF-8 sequence in half.
+    A comma, and the word "and", are braced: BibTeX would read them as separators."""
+    encoded = encode_latex(word, utf8=utf8)
+    if "," in encoded:
+        encoded = encoded.replace(",", "{,}")
+    if encoded.lower() == "and":
+        return "{" + encoded + "}"
+    if not utf8 and not encoded.isascii():
+        return "{\\relax " + encoded + "}"
+    return encoded
+
+
+def _caseless(word: str) -> str:
+    return "{{}" + word + "}" if word.startswith("\\") else "{" + word + "}"
+
+
+def format_bibtex_name(parts: NameParts, utf8: bool = False) -> str:
+    """``parts`` as BibTeX writes a name, so that BibTeX reads the same parts back."""
+    if parts.literal:
+        words = parts.last.split()
+        if words[0][0] in "{}":
+            # biber takes a literal brace for the name's initial and writes it bare into the
+            # .bbl, which then does not compile; "\relax" first gives it a harmless one
+            return "{\\relax " + encode_latex(" ".join(words), utf8=utf8) + "}"
+        if len(words) == 1 and words[0].lower() not in ("and", "others"):
+            return _encode_word(words[0], utf8)
+        return "{" + encode_latex(" ".join(words), utf8=utf8) + "}"
+    von = [_encode_word(w, utf8) for w in parts.von.split()]
+    last = [_encode_word(w, utf8) for w in parts.last.split()]
+    # BibTeX would take a lower-case word before the final one for a von part: brace it (with
+    # an empty group first when it starts with a macro: ``{\\&x}`` would be a special character).
+    last = [_caseless(w) if i < len(last) - 1 and _latex_case(w) == "lower" else w
+            for i, w in enumerate(last)]
+    head = " ".join(von + last)
+    first = " ".join(_encode_word(w, utf8) for w in parts.first.split())
+    if parts.jr:
+        jr = " ".join(_encode_word(w, utf8) for w in parts.jr.split())
+        return f"{head}, {jr}, {first}"
+    return f"{head}, {first}" if first else head
 
 
 @lru_cache(maxsize=2048)  # bounded: authors recur across a library; memory stays flat
 def bibtex_name(name: str, utf8: bool = False) -> str:
-    """One display name as it goes into a BibTeX ``author`` list.
-
-    In LaTeX output a word that stays UTF-8 (CJK has no LaTeX macro) is made one BibTeX "special
-    character", ``{\\relax 山田}``: styles that cut names to initials or to three-letter labels
-    (abbrv, alpha) would otherwise cut a UTF-8 sequence in half.
-    """
+    """One display name as it goes into a BibTeX ``author`` list (``{}`` for a blank one)."""
     if not name.isprintable():
         name = as_exported(name)  # control characters are spaces in an export
-    words = name.split()
-    if not words:
-        return "{}"
-    lowered = name.lower().translate(_ORG_PUNCT).split()
-    if (
-        len(words) > 4
-        or "," in name
-        or "and" in lowered
-        or lowered == ["others"]
-        or (len(words) > 1 and not _ORG_WORDS.isdisjoint(lowered))
-    ):
-        return "{" + encode_latex(" ".join(words), utf8=utf8) + "}"
-    if len(words) == 2 and words[0] not in PARTICLES:  # the common case: "Wei Jiang"
-        n_first, n_suffix = 1, 0
-    else:
-        first, _, suffix = split_name(name)
-        n_first, n_suffix = len(first.split()), 1 if suffix else 0
-    # one encoding for the whole name; it neither adds nor removes spaces, so words line up
-    encoded = encode_latex(" ".join(words), utf8=utf8)
-    parts = encoded.split(" ")
-    if not utf8 and not encoded.isascii():
-        parts = [w if w.isascii() else "{\\relax " + w + "}" for w in parts]
-    last = " ".join(parts[n_first:len(parts) - n_suffix])
-    if not n_first:
-        return last
-    first = " ".join(parts[:n_first])
-    return f"{last}, {parts[-1]}, {first}" if n_suffix else f"{last}, {first}"
+    parts = name_parts(name)
+    return "{}" if parts is None else format_bibtex_name(parts, utf8)
 
 
 def split_at_depth0(value: str, pattern: re.Pattern) -> list[str]:
@@ -122,24 +382,11 @@ def split_at_depth0(value: str, pattern: re.Pattern) -> list[str]:
 
 
 _AUTHOR_SEP = re.compile(r"\s+and\s+", re.IGNORECASE)
-_COMMA = re.compile(r"\s*,\s*")
-
-
-def _whole_group(s: str) -> bool:
-    """True when ``s`` is one brace group ``{...}`` from first to last character."""
-    if not (s.startswith("{") and s.endswith("}")):
-        return False
-    depth = 0
-    for i, ch in enumerate(s):
-        depth += ch == "{"
-        depth -= ch == "}"
-        if depth == 0 and i < len(s) - 1:
-            return False
-    return True
 
 
 def parse_bibtex_names(value: str) -> tuple[list[str], int]:
-    """Display names and the "others" count (1 when the list ends in ``and others``)."""
+    """Display names of a BibTeX name list and the "others" count (1 when it ends in
+    ``and others``)."""
     value = " ".join(value.split())
     if not value:
         return [], 0
@@ -149,14 +396,17 @@ def parse_bibtex_names(value: str) -> tuple[list[str], int]:
         if raw.lower() == "others":
             more = 1
             continue
-        if _whole_group(raw):
-            names.append(decode_latex(raw[1:-1]))
-            continue
-        parts = [decode_latex(p).strip() for p in split_at_depth0(raw, _COMMA)]
-        if len(parts) == 1:
-            names.append(parts[0])
-        elif len(parts) == 2:
-            names.append(" ".join(p for p in (parts[1], parts[0]) if p))
-        else:
-            names.append(" ".join(p for p in (parts[2], parts[0], parts[1]) if p))
+        parts = parse_bibtex_name(raw)
+        if parts is not None:
+            names.append(display_name(parts))
     return names, more
+
+
+def bibtex_names(names, more: int = 0, utf8: bool = False) -> str | None:
+    """A BibTeX name list: ``Last, First and …``, ending in ``and others`` when ``more``."""
+    written = [bibtex_name(n, utf8) for n in names]
+    if "{}" in written:  # blank names
+        written = [n for n in written if n != "{}"]
+    if more:
+        written.append("others")
+    return " and ".join(written) if written else None

@@ -1,17 +1,30 @@
 """RIS (Zotero, EndNote, Mendeley): one ``TAG  - value`` line per field, ``ER  -`` ends a record.
 
 RIS is line-based, so line breaks inside a value (abstracts, notes) are folded to spaces; each
-note and each highlight is its own ``N1`` line.
+note and each highlight is its own ``N1`` line. The reference type follows the entry type
+(``JOUR``, ``CPAPER``, ``CHAP``, ``BOOK``, ``THES``, ``RPRT``…; an arXiv preprint is ``UNPB``),
+with the venue in ``JO``/``T2``, ``VL``, ``IS``, ``SP``/``EP``, ``PB``, ``ET`` and the editors in
+``A2``; a date is as precise as known (``DA  - 2017///``).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 
-from . import highlight_line, highlights_in_order, journal_doi, notes_in_order
-from .names import is_organisation, split_name
+from . import highlight_line, highlights_in_order, is_journal_article, journal_doi, notes_in_order, venue
+from .names import name_parts
 
 EOL = "\r\n"  # the RIS specification's line end
+TYPES = {
+    "article": "JOUR", "inproceedings": "CPAPER", "conference": "CPAPER", "incollection": "CHAP",
+    "inbook": "CHAP", "book": "BOOK", "mvbook": "BOOK", "collection": "EDBOOK",
+    "proceedings": "CONF", "phdthesis": "THES", "mastersthesis": "THES", "thesis": "THES",
+    "techreport": "RPRT", "report": "RPRT", "manual": "RPRT", "unpublished": "UNPB",
+    "online": "ELEC", "electronic": "ELEC", "www": "ELEC", "booklet": "PAMP", "dataset": "DATA",
+    "software": "COMP", "patent": "PAT", "misc": "GEN",
+}
+_RANGE = re.compile(r"\s*[-\u2010-\u2015]+\s*")
 
 
 def _one_line(text: str) -> str:
@@ -19,33 +32,64 @@ def _one_line(text: str) -> str:
 
 
 def _author(name: str) -> str:
-    name = _one_line(name)
-    if is_organisation(name) or "," in name:
-        return name
-    first, last, suffix = split_name(name)
-    return ", ".join(p for p in (last, first, suffix) if p)
+    parts = name_parts(_one_line(name))
+    if parts is None:
+        return ""
+    if parts.literal:
+        return parts.last
+    last = " ".join(p for p in (parts.von, parts.last) if p)
+    return ", ".join(p for p in (last, parts.first, parts.jr) if p)
+
+
+def _type(record: dict) -> str:
+    kind = record.get("entry_type")
+    if kind:
+        if kind == "misc" and record.get("arxiv_id"):
+            return "UNPB"
+        return TYPES.get(kind, "GEN")
+    return "JOUR" if is_journal_article(record) else "UNPB"
 
 
 def _record(record: dict, abstract: bool) -> str:
     doi = journal_doi(record)
     arxiv_id = record.get("arxiv_id")
-    is_article = bool(doi and record.get("journal_ref"))
-    lines = [("TY", "JOUR" if is_article else "UNPB")]
+    lines = [("TY", _type(record))]
     if record.get("citation_key"):
         lines.append(("ID", record["citation_key"]))
     lines.append(("TI", record.get("title") or ""))
     lines += [("AU", _author(a)) for a in record.get("authors") or [] if a.strip()]
+    lines += [("A2", _author(a)) for a in record.get("editors") or [] if a.strip()]
     published = record.get("published")
     if published:
         y, m, d = (published[:10].split("-") + ["", ""])[:3]
+        precision = record.get("published_precision")
+        if precision == "year":
+            m = d = ""
+        elif precision == "month":
+            d = ""
         lines += [("PY", y), ("DA", f"{y}/{m}/{d}/")]
-    if is_article:
-        lines.append(("JO", record["journal_ref"]))
+    where = venue(record)
+    if where.get("journal"):
+        lines.append(("JO", where["journal"]))
+    if where.get("booktitle"):
+        lines.append(("T2", where["booktitle"]))
+    lines += [(tag, where[name]) for tag, name in (("VL", "volume"), ("IS", "issue"),
+                                                   ("IS", "number")) if where.get(name)]
+    if where.get("pages"):
+        pages = _RANGE.split(where["pages"], maxsplit=1)
+        lines.append(("SP", pages[0]))
+        if len(pages) > 1:
+            lines.append(("EP", pages[1]))
+    if where.get("edition"):
+        lines.append(("ET", where["edition"]))
     if arxiv_id:
-        lines += [("PB", "arXiv"), ("M1", f"arXiv:{arxiv_id}"),
+        publisher = where.get("publisher") or (None if where.get("journal") else "arXiv")
+        lines += [("PB", publisher or ""), ("M1", f"arXiv:{arxiv_id}"),
                   ("DO", doi or f"10.48550/arXiv.{arxiv_id}"),
                   ("UR", f"https://arxiv.org/abs/{arxiv_id}")]
     else:
+        if where.get("publisher"):
+            lines.append(("PB", where["publisher"]))
         if doi:
             lines.append(("DO", doi))
         if record.get("url"):

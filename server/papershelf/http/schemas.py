@@ -9,6 +9,7 @@ from marshmallow import Schema, ValidationError, fields, pre_load, validate, val
 from papershelf.domain.record import HIGHLIGHT_RECORD, NOTE_RECORD
 from papershelf.domain.validation import (  # noqa: F401 - the request bodies, for the views
     LOOKUP_MAX,
+    OFFSETS,
     TAG_LEN,
     HighlightInSchema,
     HighlightPatchSchema,
@@ -51,10 +52,15 @@ _INTEGER_FIELDS = {"id", "paper_id", "start", "end"}
 _READ_ONLY = {"id", "paper_id", "created_at", "updated_at"}
 
 
+_DESCRIPTIONS = {"start": OFFSETS, "end": OFFSETS}
+
+
 def _record_schema(name: str, field_names: tuple):
     """The answer schema of a note or highlight record, field by field from ``domain.record``."""
     return Schema.from_dict(
-        {f: (fields.Integer if f in _INTEGER_FIELDS else fields.String)(dump_only=f in _READ_ONLY)
+        {f: (fields.Integer if f in _INTEGER_FIELDS else fields.String)(
+            dump_only=f in _READ_ONLY,
+            metadata={"description": _DESCRIPTIONS[f]} if f in _DESCRIPTIONS else {})
          for f in field_names}, name=name)
 
 
@@ -79,6 +85,9 @@ class PaperSchema(Schema):
     authors_more = fields.Integer()
     abstract = fields.String()
     published = fields.String(allow_none=True)
+    published_precision = fields.String(
+        allow_none=True, metadata={"description": "year or month: the source gave no day (no "
+                                   "month); null: published is a full date"})
     affiliations = fields.List(fields.String())
     topics = fields.List(fields.String())
     tags = fields.List(fields.String())
@@ -86,6 +95,22 @@ class PaperSchema(Schema):
     categories = fields.List(fields.String())
     journal_ref = fields.String(allow_none=True)
     comments = fields.String(allow_none=True)
+    entry_type = fields.String(allow_none=True, metadata={
+        "description": "the BibTeX entry type (article, inproceedings, book, …); null: derived"})
+    journal = fields.String(allow_none=True)
+    booktitle = fields.String(allow_none=True)
+    volume = fields.String(allow_none=True)
+    number = fields.String(allow_none=True)
+    pages = fields.String(allow_none=True)
+    publisher = fields.String(allow_none=True)
+    edition = fields.String(allow_none=True)
+    editors = fields.List(fields.String())
+    extra = fields.Dict(keys=fields.String(), values=fields.String(), metadata={
+        "description": "an imported entry's other fields, as the file wrote them (BibTeX)"})
+    verbatim = fields.Dict(keys=fields.String(), values=fields.List(fields.String()),
+                           dump_only=True, metadata={
+        "description": "fields as an imported file wrote them, with a fingerprint of the values "
+                       "they were read as: written back verbatim while those values stand"})
     source_url = fields.String(allow_none=True)
     citation_key = fields.String()
     citation_key_pinned = fields.Boolean(dump_only=True, metadata={

@@ -56,6 +56,8 @@ class ImportErrorSchema(StrictSchema):
     index = fields.Integer()
     key = fields.String()
     reason = fields.String()
+    imported = fields.Boolean(metadata={
+        "description": "true: the entry was imported, without what this says (else: skipped)"})
     fields = fields.Dict()
 
 

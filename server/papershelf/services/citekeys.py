@@ -54,7 +54,7 @@ def settle(paper: Paper, formula: str | None, *, force: bool = False) -> bool:
                        and suffix.islower()):
         key = old  # already this base (with its clash suffix): no churn
     else:
-        taken = queries.keys_starting_with(paper.user_id, base) - {old}
+        taken = queries.keys_starting_with(paper.user_id, base) - {old.lower()}
         key = make_citation_key(record, taken, base)
     paper.citation_key = key
     paper.citation_key_fixed = is_complete(record)

@@ -200,8 +200,12 @@ def merge_metadata(paper: Paper, meta: arxiv_api.ArxivPaper) -> list[str]:
         put("primary_category", meta.primary_category)
     if meta.categories:
         put("categories", list(meta.categories))
-    if meta.published:
+    if meta.published and "published" not in edited:
         put("published", meta.published)  # the first version's date, whatever the page showed
+        if paper.published_precision is not None:
+            put("published_precision", None)  # a full date
+    if meta.affiliations and not paper.affiliations:
+        put("affiliations", list(meta.affiliations))
     if meta.version and meta.version >= (paper.arxiv_version or 0):
         put("arxiv_version", meta.version)
     if meta.journal_ref:

@@ -5,7 +5,12 @@ from peewee import IntegrityError
 
 from papershelf.domain import identifiers
 from papershelf.domain.errors import Conflict, Invalid, NotFound
-from papershelf.domain.merge import IDENTITY_FIELDS, PAGE_FIELDS, page_save_changes
+from papershelf.domain.merge import (
+    IDENTITY_FIELDS,
+    PAGE_FIELDS,
+    page_save_changes,
+    titles_compatible,
+)
 from papershelf.services import citekeys, enrichment, search
 from papershelf.store import papers as queries
 from papershelf.store import records
@@ -29,19 +34,40 @@ def paper_detail(paper: Paper) -> dict:
     return records.paper_records([paper])[0]
 
 
-def find_existing(user: User, data: dict) -> Paper | None:
-    """The saved paper this save is about: by client_id, then arXiv id, then DOI, then URL."""
-    keys = [k for k in ("client_id",) + IDENTITY_FIELDS if data.get(k)]
+def _candidates(user: User, data: dict, keys: tuple) -> list[tuple[str, int, str]]:
+    """The user's papers sharing one of ``keys`` with ``data``: ``(key, id, title)``, by the
+    first key they share in the order of ``keys``, then oldest first."""
+    keys = [k for k in keys if data.get(k)]
     if not keys:
-        return None
+        return []
+    if not data.get("arxiv_id") and (data.get("doi") or data.get("url")):
+        queries.lock_identity(user.id, data.get("doi") or data.get("url"))
     rows = queries.rows_with_any(user.id, {k: data[k] for k in keys})
-    if not rows:
+    found = [(next(k for i, k in enumerate(keys) if row[i + 2] == data[k]), row[0], row[1])
+             for row in rows]
+    return sorted(found, key=lambda c: (keys.index(c[0]), c[1]))
+
+
+def find_existing(user: User, data: dict) -> Paper | None:
+    """The saved paper this page save is about: by client_id, then arXiv id, then DOI, then URL
+    (of several papers sharing a DOI or URL, the first whose title fits)."""
+    found = _candidates(user, data, ("client_id",) + IDENTITY_FIELDS)
+    if not found:
         return None
+    best = found[0]
+    if best[0] in ("doi", "url"):
+        best = next((c for c in found if c[0] == best[0]
+                     and titles_compatible(c[2], data.get("title"))), best)
+    return Paper.get_by_id(best[1])
 
-    def rank(row):
-        return next(i for i, k in enumerate(keys) if row[i + 1] == data[k])
 
-    return Paper.get_by_id(min(rows, key=rank)[0])
+def find_same_work(user: User, data: dict) -> Paper | None:
+    """The saved paper an imported entry is the same work as: the same arXiv id, or the same
+    DOI or URL with a compatible title (``domain.merge.titles_compatible``); else None."""
+    for key, paper_id, title in _candidates(user, data, IDENTITY_FIELDS):
+        if key == "arxiv_id" or titles_compatible(title, data.get("title")):
+            return Paper.get_by_id(paper_id)
+    return None
 
 
 def _default_url(data: dict) -> None:
@@ -72,15 +98,17 @@ def _merge_page_fields(paper: Paper, data: dict) -> bool:
     return bool(changes)
 
 
-def save_paper(user: User, data: dict, *, enrich: bool = False) -> tuple[Paper, bool]:
-    """Save a paper from a page. Returns (paper, created). Saving again merges, never duplicates."""
+def save_paper(user: User, data: dict, *, enrich: bool = False,
+               find=find_existing) -> tuple[Paper, bool]:
+    """Save a paper from a page. Returns (paper, created). Saving again merges, never duplicates.
+    ``find``: which saved paper this one is (an import passes ``find_same_work``)."""
     data = dict(data)
     _default_url(data)
     tags = data.pop("tags", None)
     fields = {k: v for k, v in data.items() if k in PAGE_FIELDS}
     for attempt in range(SAVE_ATTEMPTS):
         try:
-            return run_write(lambda: _save(user, data, fields, tags, enrich))
+            return run_write(lambda: _save(user, data, fields, tags, enrich, find))
         except IntegrityError:
             # On PostgreSQL saves are not serialized: another save created the same paper (or
             # the same new tag) between our look and our insert, and the unique index refused
@@ -90,8 +118,8 @@ def save_paper(user: User, data: dict, *, enrich: bool = False) -> tuple[Paper, 
     raise AssertionError("unreachable")
 
 
-def _save(user, data, fields, tags, enrich) -> tuple[Paper, bool]:
-    paper = find_existing(user, data)
+def _save(user, data, fields, tags, enrich, find) -> tuple[Paper, bool]:
+    paper = find(user, data)
     if paper is not None:
         changed = _merge_page_fields(paper, data)
         if enrich and paper.arxiv_id and paper.enrichment is None:
@@ -129,10 +157,10 @@ def update_paper(user: User, paper_id: int, data: dict, *, enrich: bool = False)
     try:
         return _update_paper(user, paper_id, dict(data), enrich)
     except IntegrityError:
-        # PostgreSQL: a page save merging into another paper filled in this arXiv id, DOI or
-        # URL after our check (a merge does not wait for the user's lock); the unique index
+        # PostgreSQL: a page save merging into another paper filled in this arXiv id after our
+        # check (a merge does not wait for the user's lock); the unique index
         # refused ours.
-        raise Conflict("another paper was just saved with this arXiv id, DOI or URL") from None
+        raise Conflict("another paper was just saved with this arXiv id or citation key") from None
 
 
 def _update_paper(user: User, paper_id: int, data: dict, enrich: bool) -> Paper:
@@ -141,12 +169,12 @@ def _update_paper(user: User, paper_id: int, data: dict, enrich: bool) -> Paper:
         paper = get_paper(user, paper_id)
         tags = data.pop("tags", None)
         if "citation_key" in data and data["citation_key"] != paper.citation_key:
-            clash = Paper.get_or_none((Paper.user == user)
-                                      & (Paper.citation_key == data["citation_key"]))
-            if clash is not None:
+            owner = queries.citation_key_owner(user.id, data["citation_key"])
+            if owner is not None and owner != paper.id:
                 raise Conflict(f"the citation key {data['citation_key']!r} is taken",
-                               fields={"citation_key": ["already used by another paper"]})
-        for key in IDENTITY_FIELDS:
+                               fields={"citation_key": [
+                                   "already used by another paper (BibTeX ignores case)"]})
+        for key in ("arxiv_id",):  # works may share a DOI or a URL
             if data.get(key) and data[key] != getattr(paper, key):
                 clash = Paper.get_or_none((Paper.user == user) & (getattr(Paper, key) == data[key]))
                 if clash is not None:
@@ -156,8 +184,10 @@ def _update_paper(user: User, paper_id: int, data: dict, enrich: bool) -> Paper:
         for key, value in data.items():
             if key in ("title",) and not value:
                 raise Invalid(fields={key: ["cannot be empty"]})
-            if key in ("authors", "affiliations", "topics", "categories") and value is None:
+            if key in ("authors", "affiliations", "topics", "categories", "editors") and value is None:
                 value = []
+            if key == "extra" and value is None:
+                value = {}
             if key == "abstract" and value is None:
                 value = ""
             if key == "authors_more" and value is None:

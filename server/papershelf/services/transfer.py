@@ -4,15 +4,21 @@ Exports stream: the user's matching papers are ordered by citation key (Python's
 order, the same on SQLite and PostgreSQL) and read in batches of ``BATCH`` with their tags, notes
 and highlights, so memory stays flat whatever the library's size.
 
-Imports are one transaction: a file that does not parse raises before anything is written, and
-any failure part-way rolls everything back. Each record is validated like an API save (the same
-schema), then created or merged through ``papers.save_paper`` (by arXiv id, DOI, URL); a BibTeX
-or CSL-JSON note is added once; a backup also restores citation keys, timestamps, edited fields,
-enrichment state, notes and highlights exactly.
+Imports are one transaction: a file that cannot be read at all raises before anything is
+written, and any failure part-way rolls everything back. A bad entry or field never costs the
+file: the reader keeps what it can of an entry and reports the rest, and each record is
+validated like an API save (the same schema) with what is invalid dropped and reported (the
+report's ``errors``; an entry imported without some of its fields is marked ``imported``). A
+record is then created, or merged into the paper that is the same work
+(``papers.find_same_work``: the same arXiv id, or the same DOI or URL with a compatible title);
+a merge only fills what the paper lacks. A BibTeX or CSL-JSON note is added once; a backup also
+restores citation keys, timestamps, edited fields, enrichment state, notes and highlights
+exactly.
 """
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
@@ -23,6 +29,8 @@ from papershelf.domain.merge import IDENTITY_FIELDS, PAGE_FIELDS
 from papershelf.domain.validation import (
     CITATION_KEY,
     CONTEXT_MAX,
+    EXTRA_FIELD_NAME,
+    EXTRA_VALUE_MAX,
     HighlightInSchema,
     NoteInSchema,
     PaperCreateSchema,
@@ -85,12 +93,45 @@ def export_filename(fmt: str, tag: str | None = None, today: str | None = None) 
 # ---- import --------------------------------------------------------------------------------
 
 
+# Windows-1252 for the bytes 0x80-0x9F it defines; the five it leaves undefined keep their
+# Latin-1 meaning, so that every byte decodes (as BibTeX, which reads bytes, would take them).
+_CP1252 = {b: bytes([b]).decode("cp1252") for b in range(0x80, 0xA0)
+           if b not in (0x81, 0x8D, 0x8F, 0x90, 0x9D)}
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+
+
+def _utf16_without_bom(data: bytes) -> str | None:
+    """UTF-16 written without a BOM (every other byte NUL in ASCII text): its byte order."""
+    if len(data) < 4 or len(data) % 2:
+        return None
+    if data[1::2].count(0) > len(data) // 4 and not data[0::2].count(0):
+        return "utf-16-le"
+    if data[0::2].count(0) > len(data) // 4 and not data[1::2].count(0):
+        return "utf-16-be"
+    return None
+
+
 def decode_upload(data: bytes) -> str:
-    """The uploaded file as text: UTF-8 (a BOM is dropped), else a FormatError."""
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise FormatError(f"the file is not UTF-8 text (byte {error.start})") from None
+    """The uploaded file as text, read as BibTeX users expect: UTF-8 (a BOM is dropped); UTF-16
+    or UTF-32 when a BOM (or UTF-16's NUL bytes) says so; anything else as Windows-1252, the
+    8-bit encoding of files written on Windows (BibTeX reads bytes, so such files work there).
+    A FormatError for what is no text at all."""
+    encoding = next((name for bom, name in _BOMS if data.startswith(bom)), None)
+    encoding = encoding or _utf16_without_bom(data)
+    if encoding:
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError as error:
+            raise FormatError(f"the file is not {encoding.upper()} text (byte {error.start})") from None
+    else:
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = data.decode("latin-1").translate(_CP1252)
+    if "\x00" in text:
+        raise FormatError("the file is not text (it holds NUL bytes)")
+    return text.removeprefix("\ufeff")
 
 
 def sniff_format(text: str) -> str:
@@ -103,7 +144,9 @@ def sniff_format(text: str) -> str:
 
 
 def read_file(text: str, fmt: str | None) -> tuple[str, list[dict], list[dict]]:
-    """(format, records, skipped) — a malformed file raises Invalid (nothing written)."""
+    """(format, records, report entries: entries skipped, and with ``"imported": True`` entries
+    read without some of their fields) — a file that cannot be read raises Invalid (nothing
+    written)."""
     fmt = fmt or sniff_format(text)
     if fmt not in IMPORT_FORMATS:
         raise Invalid(fields={"format": [f"one of {', '.join(IMPORT_FORMATS)}"]})
@@ -134,17 +177,43 @@ def _timestamp(value) -> datetime | None:
     return parsed
 
 
-def _paper_fields(record: dict) -> dict:
-    data = {k: record.get(k) for k in _SCHEMA_FIELDS if record.get(k) not in (None, "", [])}
+def _paper_fields(record: dict) -> tuple[dict, dict]:
+    """The record's fields held to the API's rules: ``(valid fields, {field: why dropped})``.
+    What is invalid is dropped (an invalid element of a list, an invalid key of ``extra``: only
+    that) and the rest kept; an invalid title raises ``Invalid`` (there is nothing to keep)."""
+    data = {k: record.get(k) for k in _SCHEMA_FIELDS if record.get(k) not in (None, "", [], {})}
     data.setdefault("title", record.get("title") or "")
-    return load(_PAPER_SCHEMA, data)
+    dropped: dict = {}
+    for _ in range(len(_SCHEMA_FIELDS)):
+        try:
+            return load(_PAPER_SCHEMA, data), dropped
+        except Invalid as error:
+            problems = error.fields or {}
+            if "title" in problems or not set(problems) & set(data):
+                raise
+            for name, messages in problems.items():
+                _drop_invalid(data, name, messages)
+                dropped[name] = messages
+    raise Invalid(fields=dropped)
+
+
+def _drop_invalid(data: dict, name: str, messages) -> None:
+    """Remove from ``data`` what marshmallow's ``messages`` for field ``name`` reject."""
+    value = data.get(name)
+    bad = set(messages) if isinstance(messages, dict) else set()
+    if isinstance(value, list) and bad and all(isinstance(i, int) for i in bad):
+        data[name] = [v for i, v in enumerate(value) if i not in bad]
+    elif isinstance(value, dict) and bad and bad <= set(value):
+        data[name] = {k: v for k, v in value.items() if k not in bad}
+    else:
+        data.pop(name, None)
 
 
 def _free_key(user: User, key) -> bool:
-    """A file's key that can be kept: a valid key (never a URL, as Zotero's CSL-JSON ids are)
-    that no other paper of the user has."""
+    """A valid citation key (never a URL, as Zotero's CSL-JSON ids are) that no paper of the
+    user's has, without regard to case."""
     return (isinstance(key, str) and CITATION_KEY.match(key) is not None and "://" not in key
-            and not Paper.select().where((Paper.user == user) & (Paper.citation_key == key)).exists())
+            and queries.citation_key_owner(user.id, key) is None)
 
 
 def _valid_note_body(note) -> str | None:
@@ -221,21 +290,38 @@ def _add_highlights(user: User, paper: Paper, highlights: list[dict]) -> bool:
     return added
 
 
-_ADDITIVE = ("tags", "topics", *IDENTITY_FIELDS)
+_ADDITIVE = ("tags", "topics", "extra", *IDENTITY_FIELDS)
 
 
-def _gaps_only(user: User, data: dict) -> dict:
-    """What a file may change of a paper already saved: only what the paper lacks (and more tags
-    and topics). A file is often coarser than the store (BibTeX has the month, not the day, and
-    "and others", not how many), so it never overwrites what the store knows."""
-    existing = papers.find_existing(user, data)
+def _gaps_only(existing: Paper | None, data: dict) -> dict:
+    """What a file may change of ``existing``, the paper that is the same work, if one is saved:
+    only what the paper lacks (and more tags, topics and other fields). A file is often coarser
+    than the store (BibTeX has the month, not the day, and "and others", not how many), so it
+    never overwrites what the store knows."""
     if existing is None:
         return data
     kept = {k: v for k, v in data.items()
             if k in _ADDITIVE or getattr(existing, k, None) in (None, "", [], 0)}
     if existing.authors:
         kept.pop("authors_more", None)
+    if "published" not in kept:
+        kept.pop("published_precision", None)  # a precision goes with its date
     return kept
+
+
+def _add_verbatim(paper: Paper, verbatim) -> bool:
+    """Keep the fields the file wrote in a form of its own, where the paper has none yet (each is
+    used by an export only while the paper still has the values it was read as)."""
+    if not isinstance(verbatim, dict) or not verbatim:
+        return False
+    have = paper.verbatim or {}
+    new = {k: list(v) for k, v in verbatim.items()
+           if k not in have and isinstance(k, str) and EXTRA_FIELD_NAME.match(k)
+           and isinstance(v, (list, tuple)) and len(v) == 2
+           and all(isinstance(x, str) for x in v) and len(v[0]) <= EXTRA_VALUE_MAX}
+    if new:
+        paper.verbatim = {**have, **new}
+    return bool(new)
 
 
 def _same_unidentified(user: User, data: dict, record: dict) -> Paper | None:
@@ -269,7 +355,8 @@ def _restore_exactly(user: User, paper: Paper, record: dict) -> None:
 def import_records(user: User, fmt: str, found: list[dict], skipped: list[dict], *,
                    progress: Callable[[int], None] | None = None, enrich: bool = False) -> dict:
     """Create or merge ``found`` for ``user`` in one transaction; the import's report."""
-    report = {"created": 0, "updated": 0, "skipped": len(skipped),
+    report = {"created": 0, "updated": 0,
+              "skipped": sum(1 for s in skipped if not s.get("imported")),
               "errors": [dict(s) for s in skipped]}
     backup = fmt == "json"
     started = utcnow()
@@ -279,24 +366,45 @@ def import_records(user: User, fmt: str, found: list[dict], skipped: list[dict],
             if progress:
                 progress(1)
             try:
-                data = _paper_fields(record)
+                data, dropped = _paper_fields(record)
             except Invalid as error:
                 report["skipped"] += 1
                 report["errors"].append({**_where(index, record), "reason": "invalid fields",
                                          "fields": error.fields})
                 continue
+            if dropped:
+                report["errors"].append({**_where(index, record), "reason": "fields dropped",
+                                         "fields": dropped, "imported": True})
             paper = _same_unidentified(user, data, record)
             if paper is not None:
                 created = False
             else:
-                paper, created = papers.save_paper(user, _gaps_only(user, data), enrich=enrich)
+                # the paper is found by the whole record (its title too), not by what it adds
+                def same_work(user, _fields, data=data):
+                    return papers.find_same_work(user, data)
+
+                paper, created = papers.save_paper(
+                    user, _gaps_only(same_work(user, data), data), enrich=enrich, find=same_work)
             changed = created or paper.updated_at >= started
+            if _add_verbatim(paper, record.get("verbatim")):
+                if not created:
+                    paper.updated_at = utcnow()
+                    changed = True
+                paper.save()
             if created and not backup:
                 key = record.get("citation_key")
-                if key != paper.citation_key and _free_key(user, key):
-                    paper.citation_key = key  # keep the key the user's LaTeX files cite
-                    citekeys.pin(paper)
-                    paper.save()
+                if key and key != paper.citation_key:
+                    if _free_key(user, key):
+                        paper.citation_key = key  # keep the key the user's LaTeX files cite
+                        citekeys.pin(paper)
+                        paper.save()
+                    else:
+                        why = ("is another paper's (BibTeX ignores case)"
+                               if CITATION_KEY.match(key) and "://" not in key
+                               else "is not a valid citation key")
+                        report["errors"].append({
+                            **_where(index, record), "imported": True,
+                            "reason": f"the key {why}: imported as {paper.citation_key}"})
             notes_added = _add_notes(user, paper, record.get("notes") or [], exact=backup,
                                      fresh=created)
             highlights_added = _add_highlights(user, paper, record.get("highlights") or [])

@@ -4,14 +4,17 @@
 numbered migration at a time, each in the transaction that records its version.
 """
 
+import itertools
 import logging
+import string
+from collections import defaultdict
 
 from papershelf.store import models
 from papershelf.store.db import StoreError, db, is_postgres, is_sqlite
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 
 def _create_search_index() -> None:
@@ -40,6 +43,65 @@ def _search_documents_inline() -> None:
         db.execute_sql("ALTER TABLE paper_search ALTER COLUMN document SET STORAGE MAIN")
 
 
+# The columns version 4 adds to ``paper``: what works other than arXiv preprints need.
+_WORK_COLUMNS = (
+    ("published_precision", "VARCHAR(8)"),
+    ("entry_type", "VARCHAR(32)"),
+    ("journal", "TEXT"),
+    ("booktitle", "TEXT"),
+    ("volume", "TEXT"),
+    ("number", "TEXT"),
+    ("pages", "TEXT"),
+    ("publisher", "TEXT"),
+    ("edition", "TEXT"),
+    ("editors", "TEXT NOT NULL DEFAULT '[]'"),
+    ("extra", "TEXT NOT NULL DEFAULT '{}'"),
+    ("verbatim", "TEXT NOT NULL DEFAULT '{}'"),
+)
+
+
+def _key_suffixes():
+    for n in itertools.count(1):
+        for letters in itertools.product(string.ascii_lowercase, repeat=n):
+            yield "".join(letters)
+
+
+def _citation_keys_without_case() -> None:
+    """Citation keys unique per user without regard to case (BibTeX's rule). A key that clashes
+    with an older paper's but for case gets the first free suffix, as a new clash would."""
+    taken: dict[int, set[str]] = defaultdict(set)
+    clashes = []
+    for paper_id, user_id, key in db.execute_sql(
+            "SELECT id, user_id, citation_key FROM paper ORDER BY id").fetchall():
+        if key.lower() in taken[user_id]:
+            clashes.append((paper_id, user_id, key))
+        else:
+            taken[user_id].add(key.lower())
+    for paper_id, user_id, key in clashes:
+        new = next(key + s for s in _key_suffixes() if (key + s).lower() not in taken[user_id])
+        taken[user_id].add(new.lower())
+        db.execute_sql(f"UPDATE paper SET citation_key = {db.param} WHERE id = {db.param}",
+                       (new, paper_id))
+        log.warning("paper %s: citation key %r differed from another only in case; now %r",
+                    paper_id, key, new)
+    db.execute_sql("DROP INDEX IF EXISTS paper_user_id_citation_key")
+    db.execute_sql(f"CREATE UNIQUE INDEX IF NOT EXISTS {models.CITATION_KEY_INDEX}"
+                   " ON paper (user_id, LOWER(citation_key))")
+
+
+def _works_beyond_arxiv() -> None:
+    """Entry type, venue, date precision and an entry's other fields; DOIs and URLs shared by
+    several works (no longer unique); citation keys unique without regard to case."""
+    have = {column.name for column in db.get_columns("paper")}
+    for name, sql in _WORK_COLUMNS:
+        if name not in have:
+            db.execute_sql(f'ALTER TABLE paper ADD COLUMN "{name}" {sql}')
+    for column in ("doi", "url"):
+        db.execute_sql(f"DROP INDEX IF EXISTS paper_user_id_{column}")
+        db.execute_sql(f"CREATE INDEX IF NOT EXISTS paper_user_id_{column} ON paper (user_id, {column})")
+    _citation_keys_without_case()
+
+
 # version -> function bringing a store from version-1 to version. Each runs in a transaction.
 def _feeds_table() -> None:
     db.create_tables([models.Feed], safe=True)
@@ -64,8 +126,11 @@ MIGRATIONS: dict = {
     2: _search_documents_inline,
     # 3: live bibliographies (feeds).
     3: _feeds_table,
-    # 4: key formulas; pinned and fixed keys.
-    4: _key_formulas,
+    # 4: works other than arXiv preprints: entry types, venues, date precision, an entry's other
+    #    fields; DOIs and URLs no longer unique; citation keys unique without regard to case.
+    4: _works_beyond_arxiv,
+    # 5: key formulas; pinned and fixed keys; the index a feed's version reads.
+    5: _key_formulas,
 }
 
 

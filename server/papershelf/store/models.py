@@ -12,6 +12,7 @@ from peewee import (
     IntegerField,
     Model,
     TextField,
+    fn,
 )
 
 from papershelf.domain import palette
@@ -66,12 +67,24 @@ class Paper(BaseModel):
     authors_more = IntegerField(default=0)
     abstract = TextField(default="")
     published = DateField(null=True)
+    published_precision = CharField(max_length=8, null=True)  # year | month | None (a day)
     affiliations = JSONField(default=list)
     topics = JSONField(default=list)
     primary_category = CharField(max_length=64, null=True)
     categories = JSONField(default=list)
     journal_ref = TextField(null=True)
     comments = TextField(null=True)
+    entry_type = CharField(max_length=32, null=True)
+    journal = TextField(null=True)
+    booktitle = TextField(null=True)
+    volume = TextField(null=True)
+    number = TextField(null=True)
+    pages = TextField(null=True)
+    publisher = TextField(null=True)
+    edition = TextField(null=True)
+    editors = JSONField(default=list)
+    extra = JSONField(default=dict)  # an imported entry's other fields, as written
+    verbatim = JSONField(default=dict)  # fields as an imported file wrote them, with fingerprints
     source_url = CharField(max_length=2000, null=True)
     citation_key = CharField(max_length=200)
     citation_key_pinned = BooleanField(default=False)  # the user set it
@@ -89,14 +102,21 @@ class Paper(BaseModel):
     class Meta:
         indexes = (
             (("user", "arxiv_id"), True),
-            (("user", "doi"), True),
-            (("user", "url"), True),
+            # works may share a DOI or a URL (a book's chapters, a proceedings volume's papers)
+            (("user", "doi"), False),
+            (("user", "url"), False),
             (("user", "client_id"), True),
-            (("user", "citation_key"), True),
             (("enrichment", "enrichment_due"), False),
             # A feed's version (count, ids, latest change of a user's papers) from the index alone.
             (("user", "updated_at"), False),
         )
+
+
+# Citation keys are unique per user without regard to case: BibTeX takes Vaswani2017 and
+# vaswani2017 for one key.
+CITATION_KEY_INDEX = "paper_user_id_citation_key_nocase"
+Paper.add_index(Paper.index(Paper.user, fn.LOWER(Paper.citation_key), unique=True,
+                            name=CITATION_KEY_INDEX))
 
 
 class Tag(BaseModel):

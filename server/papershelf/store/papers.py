@@ -23,28 +23,49 @@ def lock_user(user_id: int) -> None:
 
 def rows_with_any(user_id: int, values: dict) -> list[tuple]:
     """The user's papers whose column equals the value for any of ``values`` ({column: value}):
-    ``(id, *those columns)``. On PostgreSQL the rows found stay locked to this transaction, so
-    two saves of one paper merge one after the other (the second reads what the first wrote)."""
+    ``(id, title, *those columns)``, oldest first. On PostgreSQL the rows found stay locked to
+    this transaction, so two saves of one paper merge one after the other (the second reads what
+    the first wrote)."""
     keys = list(values)
     p = db.param
     return db.execute_sql(
-        f"SELECT id, {', '.join(keys)} FROM paper WHERE user_id = {p} AND ("
-        + " OR ".join(f"{k} = {p}" for k in keys) + ")"
+        f"SELECT id, title, {', '.join(keys)} FROM paper WHERE user_id = {p} AND ("
+        + " OR ".join(f"{k} = {p}" for k in keys) + ") ORDER BY id"
         + (" FOR UPDATE" if is_postgres() else ""),
         [user_id] + [values[k] for k in keys]).fetchall()
 
 
+def lock_identity(user_id: int, identity: str) -> None:
+    """PostgreSQL: saves of papers known by one DOI or URL (no unique index settles a race
+    between them: works may share those) take turns from here to their commit."""
+    if is_postgres():
+        db.execute_sql("SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
+                       (user_id, "identity:" + identity))
+
+
 def keys_starting_with(user_id: int, base: str) -> set[str]:
-    """The user's citation keys that start with ``base``. On PostgreSQL, saves of papers with one
-    base key take turns from here to their commit (others do not wait), so the second sees the
-    first's key."""
+    """The user's citation keys that start with ``base`` without regard to case, lower-cased
+    (keys are unique that way: BibTeX's rule). On PostgreSQL, saves of papers with one base key
+    take turns from here to their commit (others do not wait), so the second sees the first's
+    key."""
+    base = base.lower()
     if is_postgres():
         db.execute_sql("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (user_id, base))
-    # Keys are ASCII; every suffix sorts below "~", so this range is "starts with base".
+    # Every suffix sorts below "~", so this range is "starts with base" (the index on the user
+    # and the lower-cased key answers it).
     p = db.param
-    return {k for (k,) in db.execute_sql(
-        f"SELECT citation_key FROM paper WHERE user_id = {p} AND citation_key >= {p}"
-        f" AND citation_key < {p}", (user_id, base, base + "~")).fetchall()}
+    return {k.lower() for (k,) in db.execute_sql(
+        f"SELECT citation_key FROM paper WHERE user_id = {p} AND LOWER(citation_key) >= {p}"
+        f" AND LOWER(citation_key) < {p}", (user_id, base, base + "~")).fetchall()}
+
+
+def citation_key_owner(user_id: int, key: str) -> int | None:
+    """The id of the user's paper whose citation key is ``key`` but for case, or None."""
+    p = db.param
+    row = db.execute_sql(
+        f"SELECT id FROM paper WHERE user_id = {p} AND LOWER(citation_key) = {p}",
+        (user_id, key.lower())).fetchone()
+    return row[0] if row else None
 
 
 _INSERT_SQL: dict[str, str] = {}
