@@ -111,14 +111,17 @@ def _key_formulas() -> None:
     """Users' key formulas; a paper's key pinned (set by its user) or fixed. Every key a store
     holds today has never moved, so they all start fixed. And the index a feed's version reads."""
     false, true = ("FALSE", "TRUE") if is_postgres() else ("0", "1")
-    db.execute_sql('ALTER TABLE "user" ADD COLUMN citekey_format VARCHAR(200)')
-    db.execute_sql(f"ALTER TABLE paper ADD COLUMN citation_key_pinned BOOLEAN NOT NULL DEFAULT {false}")
-    db.execute_sql(f"ALTER TABLE paper ADD COLUMN citation_key_fixed BOOLEAN NOT NULL DEFAULT {false}")
+    if "citekey_format" not in {c.name for c in db.get_columns("user")}:
+        db.execute_sql('ALTER TABLE "user" ADD COLUMN citekey_format VARCHAR(200)')
+    have = {c.name for c in db.get_columns("paper")}
+    for column in ("citation_key_pinned", "citation_key_fixed"):
+        if column not in have:
+            db.execute_sql(f"ALTER TABLE paper ADD COLUMN {column} BOOLEAN NOT NULL DEFAULT {false}")
     db.execute_sql(f"UPDATE paper SET citation_key_fixed = {true}")
     db.execute_sql("CREATE INDEX IF NOT EXISTS paper_user_id_updated_at ON paper (user_id, updated_at)")
     # What the user edited is pinned.
     db.execute_sql(f"UPDATE paper SET citation_key_pinned = {true} "
-                   "WHERE edited_fields LIKE '%\"citation_key\"%'")
+                   f"WHERE edited_fields LIKE {db.param}", ('%"citation_key"%',))
 
 
 MIGRATIONS: dict = {
