@@ -208,10 +208,10 @@ def _drop_invalid(data: dict, name: str, messages) -> None:
         data.pop(name, None)
 
 
-def _free_key(user: User, key) -> bool:
-    """A valid citation key no paper of the user's has, without regard to case."""
+def _free_key(user: User, key, paper: Paper) -> bool:
+    """A valid citation key no other paper of the user's has, without regard to case."""
     return (isinstance(key, str) and CITATION_KEY.match(key) is not None
-            and queries.citation_key_owner(user.id, key) is None)
+            and queries.citation_key_owner(user.id, key) in (None, paper.id))
 
 
 def _valid_note_body(note) -> str | None:
@@ -334,7 +334,7 @@ def _same_unidentified(user: User, data: dict, record: dict) -> Paper | None:
 def _restore_exactly(user: User, paper: Paper, record: dict) -> None:
     """A backup's paper, just created: the key, timestamps, edits and enrichment it had."""
     key = record.get("citation_key")
-    if key != paper.citation_key and _free_key(user, key):
+    if key != paper.citation_key and _free_key(user, key, paper):
         paper.citation_key = key
     paper.edited_fields = [f for f in record.get("edited_fields") or [] if isinstance(f, str)]
     paper.enriched_fields = [f for f in record.get("enriched_fields") or [] if isinstance(f, str)]
@@ -390,7 +390,7 @@ def import_records(user: User, fmt: str, found: list[dict], skipped: list[dict],
             if created and not backup:
                 key = record.get("citation_key")
                 if key and key != paper.citation_key:
-                    if _free_key(user, key):
+                    if _free_key(user, key, paper):
                         paper.citation_key = key  # keep the key the user's LaTeX files cite
                         paper.save()
                     else:
