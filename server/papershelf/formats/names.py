@@ -195,7 +195,7 @@ def name_parts(name: str) -> NameParts | None:
     name = " ".join(name.split())
     if not name:
         return None
-    if _whole_group(name):
+    if _whole_group(name) and name[1:-1].strip():
         return _literal(" ".join(name[1:-1].split()))
     lowered = name.lower().translate(_ORG_PUNCT).split()
     if "and" in lowered or lowered == ["others"] or is_organisation(name):
@@ -330,6 +330,8 @@ def format_bibtex_name(parts: NameParts, utf8: bool = False) -> str:
     """``parts`` as BibTeX writes a name, so that BibTeX reads the same parts back."""
     if parts.literal:
         words = parts.last.split()
+        if not words:
+            return "{}"
         if words[0][0] in "{}":
             # biber takes a literal brace for the name's initial and writes it bare into the
             # .bbl, which then does not compile; "\relax" first gives it a harmless one
