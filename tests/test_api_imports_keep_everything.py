@@ -310,3 +310,11 @@ def test_a_backup_keeps_the_new_fields(client, alice, bob):
     report = import_text(client, bob, backup, "json")
     assert report["skipped"] == 0
     assert export(client, bob) == export(client, alice)  # verbatim fields and all
+
+
+def test_a_key_that_differs_from_the_generated_one_only_in_case_is_kept(client, alice):
+    # papershelf would call this paper ortiz2023sparse itself: the file's key is still free
+    report = import_text(client, alice, "@inproceedings{Ortiz2023Sparse, title={Sparse Attention},"
+                                        " author={Ortiz, Maria}, year={2023}}")
+    assert report["errors"] == []
+    assert list(papers(client, alice)) == ["Ortiz2023Sparse"]

@@ -110,3 +110,10 @@ def test_any_name_reads_back_into_the_same_parts(name):
     assert parse_bibtex_name(written) == parts
     assert parse_bibtex_name(format_bibtex_name(parts, utf8=True)) == parts
     assert name_parts(display_name(parts)) == parts or "{" in name or "}" in name
+    assert bibtex_name(name) == written  # (its fast path for "Wei Jiang" gives the same)
+
+
+@pytest.mark.parametrize("name", ["Wei Jiang", "Aidan N. Gomez", "Martin Luther King Jr.",
+                                  "Meta AI", "Ludwig van Beethoven", "A B C D"])
+def test_the_fast_path_for_plain_names_writes_what_the_rules_write(name):
+    assert bibtex_name(name) == format_bibtex_name(name_parts(name))

@@ -5,8 +5,9 @@ Nothing here knows about Flask, peewee or the rest of papershelf but the pure ru
 server hands out for a paper (see ``backup.py`` for the full shape). Writers take an iterable of
 records and yield text chunks, so an HTTP response or a CLI run streams with flat memory; callers
 pass records already ordered by citation key (``services.transfer`` does), which is what makes an
-export deterministic. Readers take text and return ``(records, skipped)``; a file
-that cannot be read at all raises :class:`FormatError`.
+export deterministic. Readers take text and return ``(records, report)``: the report lists
+the entries skipped and, marked ``"imported": True``, the entries read without some of their
+fields, each with why; a file that cannot be read at all raises :class:`FormatError`.
 """
 
 from __future__ import annotations

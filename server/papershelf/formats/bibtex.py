@@ -671,7 +671,7 @@ def read_bibtex(text: str) -> tuple[list[dict], list[dict]]:
     strings: dict[str, str] = {}
     for block in library.strings:
         strings[block.key.lower()] = _resolve(str(block.value), strings, [])
-    entries: list[tuple[Entry, None]] = []
+    entries: list[Entry] = []
     problems: list[dict] = []
     failed = []
     for block in library.blocks:
@@ -681,7 +681,7 @@ def read_bibtex(text: str) -> tuple[list[dict], list[dict]]:
                 isinstance(block, Entry) and _too_deep(block.raw or "")):
             failed.append(block)
         elif isinstance(block, Entry):
-            entries.append((block, None))
+            entries.append(block)
     for block in failed:
         line = (block.start_line or 0) + 1
         problems.append({"key": _entry_key(block.raw) or f"line {line}",
@@ -690,11 +690,10 @@ def read_bibtex(text: str) -> tuple[list[dict], list[dict]]:
                             if _too_deep(block.raw or "") else "")})
     if not entries:
         if failed:
-            line = (failed[0].start_line or 0) + 1
             raise FormatError(f"not valid BibTeX: {problems[0]['reason']}")
         raise FormatError("not BibTeX: the file has no entries")
     records = []
-    for index, (block, _) in enumerate(entries):
+    for index, block in enumerate(entries):
         record, entry_problems = _read_entry(block, strings, index)
         if record is None:
             problems.append(entry_problems)

@@ -78,6 +78,9 @@ def is_organisation(name: str) -> bool:
 def _word_case(word: str) -> str | None:
     """"lower", "upper" or None: the case of a display word as BibTeX will see it once written,
     in LaTeX and in UTF-8 alike (a word starting with "º", "±" or "{" has none)."""
+    first = word[:1]
+    if first.isascii() and first.isalpha():  # the common case, and the same in both forms
+        return "lower" if first.islower() else "upper"
     case = _latex_case(encode_latex(word))
     return case if case == _latex_case(encode_latex(word, utf8=True)) else None
 
@@ -186,13 +189,13 @@ def _whole_group(s: str) -> bool:
     return depth == 0
 
 
-@lru_cache(maxsize=4096)  # bounded: authors recur across a library
+@lru_cache(maxsize=1024)  # bounded: authors recur across a library; memory stays flat
 def name_parts(name: str) -> NameParts | None:
     """The parts of a display name (see the module's docstring); None for a blank one."""
     name = " ".join(name.split())
     if not name:
         return None
-    if _whole_group(name):
+    if _whole_group(name) and name[1:-1].strip():
         return _literal(" ".join(name[1:-1].split()))
     lowered = name.lower().translate(_ORG_PUNCT).split()
     if "and" in lowered or lowered == ["others"] or is_organisation(name):
@@ -327,6 +330,8 @@ def format_bibtex_name(parts: NameParts, utf8: bool = False) -> str:
     """``parts`` as BibTeX writes a name, so that BibTeX reads the same parts back."""
     if parts.literal:
         words = parts.last.split()
+        if not words:
+            return "{}"
         if words[0][0] in "{}":
             # biber takes a literal brace for the name's initial and writes it bare into the
             # .bbl, which then does not compile; "\relax" first gives it a harmless one
@@ -353,6 +358,13 @@ def bibtex_name(name: str, utf8: bool = False) -> str:
     """One display name as it goes into a BibTeX ``author`` list (``{}`` for a blank one)."""
     if not name.isprintable():
         name = as_exported(name)  # control characters are spaces in an export
+    words = name.split()
+    if (1 < len(words) < 4 and name.isascii() and all(w[0].isupper() for w in words)
+            and words[-1].lower() not in SUFFIXES and encode_latex(name) is name
+            and "," not in name and not is_organisation(name)):
+        # the common case, "Wei Jiang": no von, no jr, nothing to encode (an export spends a
+        # good part of its time on names; the general way below gives the same)
+        return f"{words[-1]}, {' '.join(words[:-1])}"
     parts = name_parts(name)
     return "{}" if parts is None else format_bibtex_name(parts, utf8)
 

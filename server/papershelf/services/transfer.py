@@ -209,11 +209,11 @@ def _drop_invalid(data: dict, name: str, messages) -> None:
         data.pop(name, None)
 
 
-def _free_key(user: User, key) -> bool:
-    """A valid citation key (never a URL, as Zotero's CSL-JSON ids are) that no paper of the
-    user's has, without regard to case."""
+def _free_key(user: User, key, paper: Paper) -> bool:
+    """A valid citation key (never a URL, as Zotero's CSL-JSON ids are) that no other paper of
+    the user's has, without regard to case."""
     return (isinstance(key, str) and CITATION_KEY.match(key) is not None and "://" not in key
-            and queries.citation_key_owner(user.id, key) is None)
+            and queries.citation_key_owner(user.id, key) in (None, paper.id))
 
 
 def _valid_note_body(note) -> str | None:
@@ -336,7 +336,7 @@ def _same_unidentified(user: User, data: dict, record: dict) -> Paper | None:
 def _restore_exactly(user: User, paper: Paper, record: dict) -> None:
     """A backup's paper, just created: the key, timestamps, edits and enrichment it had."""
     key = record.get("citation_key")
-    if key != paper.citation_key and _free_key(user, key):
+    if key != paper.citation_key and _free_key(user, key, paper):
         paper.citation_key = key
     paper.citation_key_pinned = record.get("citation_key_pinned") is True
     paper.citation_key_fixed = record.get("citation_key_fixed") is not False  # backups before it
@@ -394,7 +394,7 @@ def import_records(user: User, fmt: str, found: list[dict], skipped: list[dict],
             if created and not backup:
                 key = record.get("citation_key")
                 if key and key != paper.citation_key:
-                    if _free_key(user, key):
+                    if _free_key(user, key, paper):
                         paper.citation_key = key  # keep the key the user's LaTeX files cite
                         citekeys.pin(paper)
                         paper.save()
