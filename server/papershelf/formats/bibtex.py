@@ -603,11 +603,24 @@ def _split_concatenation(raw: str) -> list[str]:
     return [p.strip() for p in parts]
 
 
+MAX_VALUE = 200_000  # characters of one value once macros are expanded
+
+
+class _TooLong(ValueError):
+    """A value whose macros expand beyond ``MAX_VALUE`` (``@string{b = a # a}`` doubles ``a``:
+    thirty such lines make a gigabyte)."""
+
+
 def _resolve(raw: str, strings: dict[str, str], undefined: list[str]) -> str:
     """A field's value as BibTeX reads it (enclosing braces or quotes off, ``@string`` macros
-    and month names resolved, ``#`` joined); an undefined macro is kept as its name."""
+    and month names resolved, ``#`` joined); an undefined macro is kept as its name. Raises
+    ``_TooLong`` past ``MAX_VALUE`` characters."""
     out = []
+    size = 0
     for part in _split_concatenation(raw.strip()):
+        size += len(strings.get(part.lower(), part))
+        if size > MAX_VALUE:
+            raise _TooLong(part)
         if len(part) >= 2 and ((part[0] == "{" and part[-1] == "}") or (part[0] == part[-1] == '"')):
             out.append(part[1:-1])
         elif part.isdigit():
@@ -670,7 +683,10 @@ def read_bibtex(text: str) -> tuple[list[dict], list[dict]]:
         raise FormatError(f"not valid BibTeX: {str(error)[:200]}") from None
     strings: dict[str, str] = {}
     for block in library.strings:
-        strings[block.key.lower()] = _resolve(str(block.value), strings, [])
+        try:
+            strings[block.key.lower()] = _resolve(str(block.value), strings, [])
+        except _TooLong:
+            strings.pop(block.key.lower(), None)  # read as undefined where it is used
     entries: list[Entry] = []
     problems: list[dict] = []
     failed = []
@@ -712,7 +728,11 @@ def _read_entry(block, strings: dict[str, str], index: int) -> tuple[dict | None
     entry = _Entry(key, block.entry_type.strip().lower(), fields)
     for field in block.fields:
         name = field.key.strip().lower()
-        value = _resolve(str(field.value), strings, undefined)
+        try:
+            value = _resolve(str(field.value), strings, undefined)
+        except _TooLong:
+            entry.problem(name[:64], f"longer than {MAX_VALUE:,} characters (dropped)")
+            continue
         if not FIELD_NAME.match(name):
             entry.problem(name[:64], "not a field name BibTeX reads (dropped)")
         elif name not in fields:

@@ -154,6 +154,23 @@ def _suffixes():
             yield "".join(letters)
 
 
+class KeyRun:
+    """The keys of one base handed out in turn: ``taken`` read once, and the suffixes tried
+    from where the last key stopped, so N keys sharing a base cost O(N) in all (a new
+    ``make_citation_key`` call per key re-reads and re-scans them: O(N²))."""
+
+    def __init__(self, taken: set[str]):
+        self.taken = {t.lower() for t in taken}
+        self._suffixes = _suffixes()
+
+    def next_key(self, base: str) -> str:
+        key = base
+        if key.lower() in self.taken:
+            key = next(base + s for s in self._suffixes if (base + s).lower() not in self.taken)
+        self.taken.add(key.lower())
+        return key
+
+
 def make_citation_key(record: dict, taken: set[str], base: str | None = None) -> str:
     """A key for ``record`` that is not in ``taken`` without regard to case, as BibTeX compares
     keys (the caller stores it and adds it to ``taken``). ``base`` is ``base_key(record)``, for a

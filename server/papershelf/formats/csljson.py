@@ -280,7 +280,7 @@ def _issued(issued) -> tuple[str | None, str | None]:
         for p in parts[0][:3]:
             try:
                 numbers.append(int(p))
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, OverflowError):  # OverflowError: 1e400 reads as inf
                 break
     if not numbers:
         for key in ("raw", "literal"):

@@ -10,11 +10,14 @@ user.
 
 from __future__ import annotations
 
+import contextvars
+from contextlib import contextmanager
 from datetime import date
 
 from papershelf.domain.errors import Invalid
 from papershelf.formats.citekey import (
     DEFAULT_FORMULA,
+    KeyRun,
     base_key,
     is_complete,
     make_citation_key,
@@ -33,12 +36,43 @@ def key_record(fields: dict, enrichment: str | None = None) -> dict:
             "arxiv_id": fields.get("arxiv_id"), "enrichment": enrichment}
 
 
+_runs: contextvars.ContextVar[dict | None] = contextvars.ContextVar("key_runs", default=None)
+
+
+@contextmanager
+def choosing_in_bulk():
+    """Within one transaction of a bulk job (an import's batch): each base's keys are read once
+    and handed out in turn (``formats.citekey.KeyRun``), so choosing keys stays linear when
+    thousands of papers share a base key."""
+    token = _runs.set({})
+    try:
+        yield
+    finally:
+        _runs.reset(token)
+
+
+def taken_in_bulk(user_id: int, key: str) -> None:
+    """A key given to a paper by other means (an imported entry's own key) inside
+    ``choosing_in_bulk``: no later key of that run may be it."""
+    runs = _runs.get()
+    if runs is not None:
+        for (uid, base), run in runs.items():
+            if uid == user_id and key.lower().startswith(base):
+                run.taken.add(key.lower())
+
+
 def new_key(user: User, fields: dict, enrichment: str | None) -> tuple[str, bool]:
     """A key for a paper about to be created, and whether it is fixed already."""
     record = key_record(fields, enrichment)
     base = base_key(record, getattr(user, "citekey_format", None))
-    return make_citation_key(record, queries.keys_starting_with(user.id, base), base), \
-        is_complete(record)
+    runs = _runs.get()
+    if runs is None:
+        return make_citation_key(record, queries.keys_starting_with(user.id, base), base), \
+            is_complete(record)
+    run = runs.get((user.id, base.lower()))
+    if run is None:
+        run = runs[(user.id, base.lower())] = KeyRun(queries.keys_starting_with(user.id, base))
+    return run.next_key(base), is_complete(record)
 
 
 def settle(paper: Paper, formula: str | None, *, force: bool = False) -> bool:

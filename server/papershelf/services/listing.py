@@ -19,15 +19,26 @@ def _encode_cursor(values: list) -> str:
     return base64.urlsafe_b64encode(json.dumps(values).encode()).decode().rstrip("=")
 
 
-def _decode_cursor(cursor: str) -> list:
+def _decode_cursor(cursor: str, sort: str) -> tuple[date | None, int]:
+    """``(published, last id)`` of a cursor this API gave for ``sort``; anything else (a forged
+    cursor, one of the other sort's) is a field error."""
     try:
         pad = "=" * (-len(cursor) % 4)
         values = json.loads(base64.urlsafe_b64decode(cursor + pad))
-        if not isinstance(values, list) or len(values) != 2 or not isinstance(values[1], int):
+        if (not isinstance(values, list) or len(values) != 2 or type(values[1]) is not int
+                or not 0 < values[1] < 2**63):
             raise ValueError
-        return values
-    except (ValueError, TypeError, UnicodeDecodeError) as e:
+    except (ValueError, TypeError, UnicodeDecodeError, RecursionError) as e:
         raise Invalid(fields={"cursor": ["not a cursor from this API"]}) from e
+    published = values[0]
+    if sort == "published":
+        try:
+            return date.fromisoformat(published), values[1]
+        except (TypeError, ValueError):
+            raise Invalid(fields={"cursor": ["not a cursor of sort=published"]}) from None
+    if published is not None:
+        raise Invalid(fields={"cursor": ["not a cursor of sort=saved"]})
+    return None, values[1]
 
 
 def filtered(user: User, q: str | None = None, tag: str | None = None,
@@ -60,13 +71,12 @@ def list_papers(user: User, *, q=None, tag=None, topic=None, limit=50, cursor=No
         # Papers without a date sort last: treat them as 0001-01-01.
         key = fn.COALESCE(Paper.published, date(1, 1, 1))
         if cursor:
-            pub, last_id = _decode_cursor(cursor)
-            pub = date.fromisoformat(pub)
+            pub, last_id = _decode_cursor(cursor, sort)
             query = query.where((key < pub) | ((key == pub) & (Paper.id < last_id)))
         query = query.order_by(key.desc(), Paper.id.desc())
     else:
         if cursor:
-            _, last_id = _decode_cursor(cursor)
+            _, last_id = _decode_cursor(cursor, sort)
             query = query.where(Paper.id < last_id)
         query = query.order_by(Paper.id.desc())
     papers = list(query.limit(limit + 1))

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import codecs
 import re
+import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 
@@ -41,7 +42,7 @@ from papershelf.formats.bibtex import annotation_text
 from papershelf.services import citekeys, listing, papers, search
 from papershelf.store import papers as queries
 from papershelf.store import records
-from papershelf.store.db import write_transaction
+from papershelf.store.db import let_other_writers_in, write_transaction
 from papershelf.store.models import Highlight, Note, Paper, User, utcnow
 
 BATCH = 500
@@ -173,7 +174,10 @@ def _timestamp(value) -> datetime | None:
     except ValueError:
         return None
     if parsed.tzinfo is not None:
-        parsed = parsed.astimezone(UTC).replace(tzinfo=None)
+        try:
+            parsed = parsed.astimezone(UTC).replace(tzinfo=None)
+        except OverflowError:  # 0001-01-01T00:00+14:00 is before the first representable instant
+            return None
     return parsed
 
 
@@ -242,12 +246,16 @@ def _valid_highlight(h: dict) -> dict | None:
         return None
 
 
-def _add_notes(user: User, paper: Paper, notes: list[dict], *, exact: bool, fresh: bool) -> bool:
+def _add_notes(user: User, paper: Paper, notes: list[dict], *, exact: bool, fresh: bool,
+               dropped: list[str]) -> bool:
     """Add the notes this paper lacks (same body = same note). ``exact`` (a backup): keep their
     timestamps. Otherwise a note equal to the paper's own notes-and-highlights text, as a BibTeX
     or CSL-JSON export writes it, is that export coming back and adds nothing. ``fresh``: the
     paper was just created, it has nothing yet."""
     if not notes:
+        return False
+    if not isinstance(notes, list):
+        dropped.append("notes: not a list")
         return False
     have = set()
     if not fresh:
@@ -255,9 +263,12 @@ def _add_notes(user: User, paper: Paper, notes: list[dict], *, exact: bool, fres
         if not exact:
             have.add(annotation_text(records.paper_records([paper])[0]))
     added = False
-    for note in notes:
+    for number, note in enumerate(notes):
         body = _valid_note_body(note)
-        if body is None or body in have:
+        if body is None:
+            dropped.append(f"note {number}: not a note the API would accept (dropped)")
+            continue
+        if body in have:
             continue
         created = _timestamp(note.get("created_at")) if exact else None
         updated = _timestamp(note.get("updated_at")) if exact else None
@@ -269,14 +280,20 @@ def _add_notes(user: User, paper: Paper, notes: list[dict], *, exact: bool, fres
     return added
 
 
-def _add_highlights(user: User, paper: Paper, highlights: list[dict]) -> bool:
+def _add_highlights(user: User, paper: Paper, highlights: list[dict], dropped: list[str]) -> bool:
+    if not highlights:
+        return False
+    if not isinstance(highlights, list):
+        dropped.append("highlights: not a list")
+        return False
     have = {(f, s, e, x) for f, s, e, x in Highlight.select(
         Highlight.field, Highlight.start, Highlight.end, Highlight.exact)
         .where(Highlight.paper == paper.id).tuples()}
     added = False
-    for h in highlights:
+    for number, h in enumerate(highlights):
         clean = _valid_highlight(h)
         if clean is None:
+            dropped.append(f"highlight {number}: not a highlight the API would accept (dropped)")
             continue
         field = clean["field"]
         if (field, clean["start"], clean["end"], clean["exact"]) in have:
@@ -338,6 +355,7 @@ def _restore_exactly(user: User, paper: Paper, record: dict) -> None:
     key = record.get("citation_key")
     if key != paper.citation_key and _free_key(user, key, paper):
         paper.citation_key = key
+        citekeys.taken_in_bulk(user.id, key)
     paper.citation_key_pinned = record.get("citation_key_pinned") is True
     paper.citation_key_fixed = record.get("citation_key_fixed") is not False  # backups before it
     paper.edited_fields = [f for f in record.get("edited_fields") or [] if isinstance(f, str)]
@@ -352,76 +370,108 @@ def _restore_exactly(user: User, paper: Paper, record: dict) -> None:
     paper.updated_at = _timestamp(record.get("updated_at")) or paper.updated_at
 
 
+BATCH_RECORDS = 500
+BATCH_SECONDS = 0.25
+
+
 def import_records(user: User, fmt: str, found: list[dict], skipped: list[dict], *,
                    progress: Callable[[int], None] | None = None, enrich: bool = False) -> dict:
-    """Create or merge ``found`` for ``user`` in one transaction; the import's report."""
+    """Create or merge ``found`` for ``user``; the import's report.
+
+    The records are written in batches, each a transaction of at most ``BATCH_RECORDS`` records
+    or ``BATCH_SECONDS``, with a pause between them: a save of another user (or of this one,
+    from the extension) waits for one batch, never for the whole import, and a CLI import beside
+    the running server never holds SQLite's lock long enough for "database is locked". A batch
+    is whole or absent: an import stopped midway (a kill, a crash) keeps the batches it
+    committed, and importing the file again merges them rather than duplicating them.
+    """
     report = {"created": 0, "updated": 0,
               "skipped": sum(1 for s in skipped if not s.get("imported")),
               "errors": [dict(s) for s in skipped]}
     backup = fmt == "json"
     started = utcnow()
-    with write_transaction():
-        queries.lock_user(user.id)
-        for index, record in enumerate(found):
-            if progress:
-                progress(1)
-            try:
-                data, dropped = _paper_fields(record)
-            except Invalid as error:
-                report["skipped"] += 1
-                report["errors"].append({**_where(index, record), "reason": "invalid fields",
-                                         "fields": error.fields})
-                continue
-            if dropped:
-                report["errors"].append({**_where(index, record), "reason": "fields dropped",
-                                         "fields": dropped, "imported": True})
-            paper = _same_unidentified(user, data, record)
-            if paper is not None:
-                created = False
-            else:
-                # the paper is found by the whole record (its title too), not by what it adds
-                def same_work(user, _fields, data=data):
-                    return papers.find_same_work(user, data)
-
-                paper, created = papers.save_paper(
-                    user, _gaps_only(same_work(user, data), data), enrich=enrich, find=same_work)
-            changed = created or paper.updated_at >= started
-            if _add_verbatim(paper, record.get("verbatim")):
-                if not created:
-                    paper.updated_at = utcnow()
-                    changed = True
-                paper.save()
-            if created and not backup:
-                key = record.get("citation_key")
-                if key and key != paper.citation_key:
-                    if _free_key(user, key, paper):
-                        paper.citation_key = key  # keep the key the user's LaTeX files cite
-                        citekeys.pin(paper)
-                        paper.save()
-                    else:
-                        why = ("is another paper's (BibTeX ignores case)"
-                               if CITATION_KEY.match(key) and "://" not in key
-                               else "is not a valid citation key")
-                        report["errors"].append({
-                            **_where(index, record), "imported": True,
-                            "reason": f"the key {why}: imported as {paper.citation_key}"})
-            notes_added = _add_notes(user, paper, record.get("notes") or [], exact=backup,
-                                     fresh=created)
-            highlights_added = _add_highlights(user, paper, record.get("highlights") or [])
-            if created and backup:
-                _restore_exactly(user, paper, record)
-                paper.save()
-            elif notes_added or highlights_added:
-                paper.updated_at = utcnow()
-                paper.save()
-                changed = True
-            if notes_added or highlights_added or (created and backup):
-                search.reindex(paper)
-            if created:
-                report["created"] += 1
-            elif changed:
-                report["updated"] += 1
+    index = 0
+    while index < len(found):
+        if index:
+            let_other_writers_in()
+        deadline = time.monotonic() + BATCH_SECONDS
+        with write_transaction(), citekeys.choosing_in_bulk():
+            queries.lock_user(user.id)
+            end = min(index + BATCH_RECORDS, len(found))
+            while index < end and time.monotonic() < deadline:
+                _import_one(user, index, found[index], report, backup=backup, started=started,
+                            enrich=enrich)
+                index += 1
+                if progress:
+                    progress(1)
     return report
+
+
+def _import_one(user: User, index: int, record: dict, report: dict, *, backup: bool,
+                started: datetime, enrich: bool) -> None:
+    """Create or merge one record of a file (inside the batch's transaction)."""
+    try:
+        data, dropped = _paper_fields(record)
+    except Invalid as error:
+        report["skipped"] += 1
+        report["errors"].append({**_where(index, record), "reason": "invalid fields",
+                                 "fields": error.fields})
+        return
+    if dropped:
+        report["errors"].append({**_where(index, record), "reason": "fields dropped",
+                                 "fields": dropped, "imported": True})
+    paper = _same_unidentified(user, data, record)
+    if paper is not None:
+        created = False
+    else:
+        # the paper is found by the whole record (its title too), not by what it adds
+        def same_work(user, _fields, data=data):
+            return papers.find_same_work(user, data)
+
+        paper, created = papers.save_paper(
+            user, _gaps_only(same_work(user, data), data), enrich=enrich, find=same_work)
+    changed = created or paper.updated_at >= started
+    if _add_verbatim(paper, record.get("verbatim")):
+        if not created:
+            paper.updated_at = utcnow()
+            changed = True
+        paper.save()
+    if created and not backup:
+        key = record.get("citation_key")
+        if key and key != paper.citation_key:
+            if _free_key(user, key, paper):
+                paper.citation_key = key  # keep the key the user's LaTeX files cite
+                citekeys.taken_in_bulk(user.id, key)
+                citekeys.pin(paper)
+                paper.save()
+            else:
+                why = ("is another paper's (BibTeX ignores case)"
+                       if CITATION_KEY.match(key) and "://" not in key
+                       else "is not a valid citation key")
+                report["errors"].append({
+                    **_where(index, record), "imported": True,
+                    "reason": f"the key {why}: imported as {paper.citation_key}"})
+    lost: list[str] = []
+    notes_added = _add_notes(user, paper, record.get("notes") or [], exact=backup,
+                             fresh=created, dropped=lost)
+    highlights_added = _add_highlights(user, paper, record.get("highlights") or [], lost)
+    if lost:
+        report["errors"].append({**_where(index, record), "imported": True,
+                                 "reason": "notes or highlights not imported",
+                                 "fields": {"annotations": lost}})
+    if created and backup:
+        _restore_exactly(user, paper, record)
+        paper.save()
+    elif notes_added or highlights_added:
+        paper.updated_at = utcnow()
+        paper.save()
+        changed = True
+    if notes_added or highlights_added or (created and backup):
+        search.reindex(paper)
+    if created:
+        report["created"] += 1
+    elif changed:
+        report["updated"] += 1
 
 
 def import_file(user: User, data: bytes | str, fmt: str | None = None, *,
