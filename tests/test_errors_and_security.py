@@ -317,8 +317,11 @@ def test_behind_a_tls_proxy_the_session_origin_check_sees_the_public_origin(make
     c = app.test_client()
     proxied = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "papers.lab.example",
                "Host": "papers.lab.example"}
-    with c.session_transaction(base_url="https://papers.lab.example") as s:
-        s["uid"], s["tok"] = user.id, auth.hash_token(token)
+    r = c.post("/signin", data={"token": token}, base_url="http://papers.lab.example",
+               headers={**proxied, "Origin": "https://papers.lab.example"})
+    assert r.status_code == 302, r.data[:300]
+    cookie = r.headers["Set-Cookie"]
+    assert "papershelf_session=" in cookie and "Secure" in cookie and "HttpOnly" in cookie
     r = c.post("/api/papers", json={"title": "x"}, base_url="http://papers.lab.example",
                headers={**proxied, "Origin": "https://papers.lab.example"})
     assert r.status_code == 201, r.json

@@ -2,15 +2,13 @@
 bearer tokens or the library page's session, and a brake on guessing tokens."""
 
 import re
-import threading
-import time
-from collections import defaultdict, deque
 
-from flask import current_app, g, request, session
+from flask import g, request, session
+from flask.sessions import SecureCookieSessionInterface
 from flask_cors import CORS
 
 from papershelf.http.errors import Forbidden, RateLimited, Unauthorized
-from papershelf.services import auth
+from papershelf.services import auth, sessions
 
 PUBLIC_ENDPOINTS = {"api_health.health", "api_docs.openapi", "static"}
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
@@ -23,26 +21,6 @@ def _hostname(host: str) -> str:
     return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
 
 
-class FailureBrake:
-    """Counts failed authentications per client address in a sliding minute."""
-
-    def __init__(self):
-        self._lock = threading.Lock()
-        self._events = defaultdict(deque)
-
-    def blocked(self, addr: str, limit: int) -> bool:
-        now = time.monotonic()
-        with self._lock:
-            q = self._events[addr]
-            while q and now - q[0] > 60:
-                q.popleft()
-            return len(q) >= limit
-
-    def record(self, addr: str) -> None:
-        with self._lock:
-            self._events[addr].append(time.monotonic())
-
-
 def init_security(app) -> None:
     allowed = {h.lower() for h in app.config["ALLOWED_HOSTS"]}
     origins = [re.compile(o) if o.startswith("^") else o for o in app.config["CORS_ORIGINS"]]
@@ -51,8 +29,9 @@ def init_security(app) -> None:
          allow_headers=["Authorization", "Content-Type"],
          methods=["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
          expose_headers=["Content-Disposition"], max_age=600, supports_credentials=False)
-    brake = FailureBrake()
+    brake = sessions.Brake(app.config["AUTH_FAILURES_PER_MINUTE"])
     app.extensions["papershelf_brake"] = brake
+    app.session_interface = _SessionCookie()
 
     @app.before_request
     def check_host():
@@ -66,16 +45,12 @@ def init_security(app) -> None:
             return
         if not request.path.startswith("/api/"):
             return
-        addr = request.remote_addr or "?"
-        limit = current_app.config["AUTH_FAILURES_PER_MINUTE"]
         header = request.headers.get("Authorization", "")
         if header:
             scheme, _, token = header.partition(" ")
-            if brake.blocked(addr, limit):
-                raise RateLimited(headers={"Retry-After": "60"})
             user = auth.user_for_token(token.strip()) if scheme.lower() == "bearer" else None
             if user is None:
-                brake.record(addr)
+                refuse_wrong_token(brake)
                 raise Unauthorized("the API token is missing, wrong or revoked",
                                    headers={"WWW-Authenticate": "Bearer"})
             g.user = user
@@ -88,13 +63,28 @@ def init_security(app) -> None:
         g.user = user
 
 
+def refuse_wrong_token(brake) -> None:
+    """A wrong token from this address: counted, and once the address has sent too many in the
+    last minute or two, answered 429 (a valid token never comes here, so it is never refused)."""
+    address = request.remote_addr or "?"
+    if brake.blocked(address):
+        raise RateLimited(headers={"Retry-After": "60"})
+    brake.record(address)
+
+
+class _SessionCookie(SecureCookieSessionInterface):
+    """Flask's signed cookie, holding only the session's secret (the session itself is a row in
+    the store), marked ``Secure`` whenever the request came over HTTPS (behind a TLS proxy with
+    ``PAPERSHELF_PROXY_FIX``, from its forwarded scheme)."""
+
+    def get_cookie_secure(self, app):
+        return bool(app.config["SESSION_COOKIE_SECURE"] or request.is_secure)
+
+
 def session_user():
-    """The library page's signed-in user: the session holds the user id and its token's hash,
-    so revoking the token signs the page out."""
-    uid, token_hash = session.get("uid"), session.get("tok")
-    if not uid or not token_hash or not isinstance(token_hash, str):
-        return None
-    return auth.user_for_token_hash(token_hash, user_id=uid)
+    """The library page's signed-in user, from the session row its cookie names: signing out or
+    revoking the token it signed in with ends it."""
+    return sessions.user_for_session(session.get("sid"))
 
 
 def check_same_origin() -> None:

@@ -6,6 +6,7 @@ import secrets
 from peewee import IntegrityError
 
 from papershelf.domain.errors import NotFound
+from papershelf.services import sessions
 from papershelf.store import tokens
 from papershelf.store.db import write_transaction
 from papershelf.store.models import ApiToken, User, utcnow
@@ -91,5 +92,6 @@ def revoke_token(user: User, which: str) -> list[ApiToken]:
                             f"(ids {ids}): revoke one by its id")
     with write_transaction():
         ApiToken.update(revoked=True).where(ApiToken.id == chosen[0].id).execute()
+        sessions.end_sessions_of_token(chosen[0].id)
     chosen[0].revoked = True
     return chosen

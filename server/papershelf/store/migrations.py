@@ -14,7 +14,7 @@ from papershelf.store.db import StoreError, db, is_postgres, is_sqlite
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 
 def _create_search_index() -> None:
@@ -124,6 +124,11 @@ def _key_formulas() -> None:
                    f"WHERE edited_fields LIKE {db.param}", ('%"citation_key"%',))
 
 
+def _sessions_in_the_store() -> None:
+    """Library-page sessions and the failed-sign-in brake kept in the store."""
+    db.create_tables([models.WebSession, models.AuthFailure], safe=True)
+
+
 MIGRATIONS: dict = {
     # 2: PostgreSQL search documents stored inline (rows move as they are next written).
     2: _search_documents_inline,
@@ -134,6 +139,8 @@ MIGRATIONS: dict = {
     4: _works_beyond_arxiv,
     # 5: key formulas; pinned and fixed keys; the index a feed's version reads.
     5: _key_formulas,
+    # 6: library-page sessions in the store (signing out ends them); the shared sign-in brake.
+    6: _sessions_in_the_store,
 }
 
 

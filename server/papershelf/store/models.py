@@ -181,4 +181,28 @@ class Feed(BaseModel):
     created_at = DateTimeField(default=utcnow)
 
 
-ALL_MODELS = [User, ApiToken, Paper, Tag, PaperTag, Note, Highlight, Feed]
+class WebSession(BaseModel):
+    """A library-page sign-in. The cookie holds a random secret; the store keeps its SHA-256.
+    Signing out deletes the row, and so does revoking the token it signed in with."""
+
+    user = ForeignKeyField(User, on_delete="CASCADE")
+    token = ForeignKeyField(ApiToken, on_delete="CASCADE")
+    secret_hash = CharField(max_length=64, unique=True)
+    created_at = DateTimeField(default=utcnow)
+    expires_at = DateTimeField(index=True)
+
+
+class AuthFailure(BaseModel):
+    """Failed authentications per client address and minute, counted in the store so that every
+    server process on it (and every host, on PostgreSQL) applies one brake."""
+
+    address = CharField(max_length=64)
+    minute = IntegerField()  # minutes since the epoch
+    count = IntegerField(default=0)
+
+    class Meta:
+        indexes = ((("address", "minute"), True),)
+
+
+ALL_MODELS = [User, ApiToken, Paper, Tag, PaperTag, Note, Highlight, Feed, WebSession,
+              AuthFailure]

@@ -22,9 +22,10 @@ from marshmallow import ValidationError
 from papershelf.domain import identifiers, palette
 from papershelf.domain.errors import Invalid, NotFound
 from papershelf.formats import FORMATS
+from papershelf.http.errors import RateLimited
 from papershelf.http.schemas import PaperQuerySchema
-from papershelf.http.security import check_same_origin, session_user
-from papershelf.services import auth, feeds, listing, papers, search
+from papershelf.http.security import check_same_origin, refuse_wrong_token, session_user
+from papershelf.services import auth, feeds, listing, papers, search, sessions
 from papershelf.web import render
 
 bp = Blueprint("web", __name__)
@@ -104,21 +105,19 @@ def signin():
 @bp.post("/signin")
 def signin_post():
     check_same_origin()  # no signing a browser into someone else's library from another site
-    brake = current_app.extensions["papershelf_brake"]
-    addr = request.remote_addr or "?"
     nxt = request.form.get("next", "")
-    if brake.blocked(addr, current_app.config["AUTH_FAILURES_PER_MINUTE"]):
-        return render_template("signin.html", next=nxt,
-                               error="Too many failed attempts. Wait a minute and try again."), 429
     token = request.form.get("token", "").strip()
     user = auth.user_for_token(token)
     if user is None:
-        brake.record(addr)
+        try:
+            refuse_wrong_token(current_app.extensions["papershelf_brake"])
+        except RateLimited:
+            return render_template("signin.html", next=nxt, error=(
+                "Too many failed attempts from here. Wait a minute and try again.")), 429
         return render_template("signin.html", next=nxt,
                                error="That token is not valid (wrong, revoked or mistyped)."), 401
     session.clear()
-    session["uid"] = user.id
-    session["tok"] = auth.hash_token(token)
+    session["sid"] = sessions.start(user, auth.hash_token(token))
     auth.touch_token(token)
     return redirect(_safe_next(nxt))
 
@@ -126,6 +125,7 @@ def signin_post():
 @bp.post("/signout")
 def signout():
     check_same_origin()
+    sessions.end(session.get("sid"))
     session.clear()
     return redirect(url_for("web.signin"))
 
