@@ -116,8 +116,11 @@ def beside_a_server(kind: str, n: int) -> None:
                 path = Path(data) / f"refs-{offset}.bib"
                 path.write_text(bibtex_file(n, offset), encoding="utf-8")
                 busy, result = threading.Event(), {}
-                saver = threading.Thread(target=lambda: result.update(zip(
-                    ("lat", "err"), saves_during(server.base, other, busy, str(offset)))))
+
+                def save(busy=busy, result=result, tag=str(offset)):
+                    result["lat"], result["err"] = saves_during(server.base, other, busy, tag)
+
+                saver = threading.Thread(target=save)
                 saver.start()
                 busy.set()
                 t = time.perf_counter()

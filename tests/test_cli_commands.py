@@ -13,6 +13,7 @@ import sys
 import pytest
 
 from papershelf.testing import ServerProcess, call
+from tests.hostile import PARTIAL_FILES, REFUSED_FILES
 
 SMALL_BIB = "@misc{k1,\n  title = {A Test of Import},\n  author = {M{\\\"u}ller, J{\\\"o}rg},\n" \
             "  year = {2024},\n  eprint = {2401.00001},\n  archivePrefix = {arXiv}\n}\n"
@@ -129,22 +130,11 @@ def test_token_revoke_refuses_an_unknown_or_ambiguous_name(data):
     assert papershelf("token", "list", "--data-dir", str(data)).stdout.count("active") == 3
 
 
-HOSTILE_FILES = {
-    "binary garbage": b"\x00\x01\x02\xff\xfe\xfd" * 100,
-    "1000 nested braces": b"@misc{k, title = " + b"{" * 1000 + b"x" + b"}" * 1000 + b"}\n",
-    "unclosed entry": b"@article{broken,\n  title = {Never closed\n",
-    "truncated backup": b'{"format": "papershelf", "papers": [',
-    "json that is no export": b'{"hello": "world"}',
-    "csl-json list of numbers": b"[1, 2, 3]",
-    "latin-1 junk claiming utf-16": b"\xff\xfe\x00\xd8",
-}
-
-
-@pytest.mark.parametrize("name", list(HOSTILE_FILES))
+@pytest.mark.parametrize("name", list(REFUSED_FILES))
 def test_a_bad_file_is_one_line_on_stderr_and_exit_1(data, tmp_path, name):
     before = papershelf("export", "--format", "json", "--data-dir", str(data)).stdout
     bad = tmp_path / "bad.bib"
-    bad.write_bytes(HOSTILE_FILES[name])
+    bad.write_bytes(REFUSED_FILES[name])
     done = papershelf("import", str(bad), "--data-dir", str(data))
     assert "Traceback" not in done.stderr, done.stderr
     assert done.returncode == 1, (done.returncode, done.stdout, done.stderr)
@@ -152,6 +142,27 @@ def test_a_bad_file_is_one_line_on_stderr_and_exit_1(data, tmp_path, name):
     assert done.stderr.startswith("Error: ")
     after = papershelf("export", "--format", "json", "--data-dir", str(data)).stdout
     assert json.loads(after)["papers"] == json.loads(before)["papers"] == []
+
+
+@pytest.mark.parametrize("name", list(PARTIAL_FILES))
+def test_a_file_imported_in_part_reports_each_part_left_out(data, tmp_path, name):
+    content, reported = PARTIAL_FILES[name]
+    path = tmp_path / "partial.bib"
+    path.write_bytes(content)
+    done = papershelf("import", str(path), "--data-dir", str(data))
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == 0, done.stderr
+    assert " created, " in done.stdout
+    report = [line for line in done.stderr.splitlines()
+              if line.strip().startswith(("imported ", "skipped "))]
+    assert report and reported in "\n".join(report), done.stderr
+
+
+def test_an_endless_input_is_refused_not_read_to_the_end(data):
+    done = papershelf("import", "/dev/zero", "--data-dir", str(data),
+                      env={"PAPERSHELF_IMPORT_MAX_BYTES": "100000"})
+    assert done.returncode == 1 and "larger than 100,000 bytes" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
 
 
 @pytest.mark.parametrize("path", ["missing.bib", "."])
@@ -185,3 +196,70 @@ def test_serve_on_a_port_in_use_is_one_line_and_exit_1(data):
     assert "Traceback" not in done.stderr
     assert done.stderr.strip().splitlines()[-1] == \
         f"Error: cannot listen on 127.0.0.1:{server.port}: Address already in use"
+
+
+def _mode(path) -> int:
+    return stat.S_IMODE(os.stat(path).st_mode)
+
+
+def test_a_new_data_dir_and_its_files_are_private(data, tmp_path):
+    bib = tmp_path / "refs.bib"
+    bib.write_text(SMALL_BIB, encoding="utf-8")
+    assert papershelf("import", str(bib), "--data-dir", str(data)).returncode == 0
+    assert _mode(data) == 0o700
+    for name in ("papershelf.db", "token", "secret_key"):
+        if (data / name).exists():
+            assert _mode(data / name) == 0o600, name
+    assert (data / "papershelf.db").exists()
+    for extra in ("papershelf.db-wal", "papershelf.db-shm"):
+        if (data / extra).exists():
+            assert _mode(data / extra) == 0o600, extra
+
+
+def test_an_older_data_dir_open_to_all_is_made_private(data, tmp_path):
+    bib = tmp_path / "refs.bib"
+    bib.write_text(SMALL_BIB, encoding="utf-8")
+    assert papershelf("import", str(bib), "--data-dir", str(data)).returncode == 0
+    os.chmod(data, 0o755)
+    os.chmod(data / "papershelf.db", 0o644)
+    assert papershelf("token", "list", "--data-dir", str(data)).returncode == 0
+    assert _mode(data) == 0o700 and _mode(data / "papershelf.db") == 0o600
+
+
+def test_a_cli_import_beside_the_running_server_never_fails_a_save(data, tmp_path, database_url):
+    """The server and `papershelf import` are two processes on one store: every save the server
+    acknowledges during the import succeeds (no "database is locked"), and the import is whole."""
+    import threading
+
+    n = 3000
+    bib = tmp_path / "many.bib"
+    bib.write_text("".join(
+        f"@misc{{p{i}, title = {{Paper number {i}}}, author = {{Doe, Jane}}, year = {{2025}},"
+        f" eprint = {{2501.{10000 + i}}}, archivePrefix = {{arXiv}}}}\n" for i in range(n)),
+        encoding="utf-8")
+    env = {"PAPERSHELF_DATABASE_URL": database_url}
+    with ServerProcess(data, env=env) as server:
+        other = papershelf("token", "create", "--user", "other", "--data-dir", str(data),
+                           env=env).stdout.strip().split()[-1]
+        results, stop = [], threading.Event()
+
+        def save_meanwhile():
+            i = 0
+            while not stop.is_set():
+                results.append(call(server.base, "POST", "/api/papers", other,
+                                    {"title": f"Saved meanwhile {i}"}, timeout=60))
+                i += 1
+
+        saver = threading.Thread(target=save_meanwhile)
+        saver.start()
+        try:
+            done = papershelf("import", str(bib), "--data-dir", str(data), env=env)
+        finally:
+            stop.set()
+            saver.join()
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.startswith(f"{n} created"), done.stdout
+        assert len(results) > 5
+        assert [r for r in results if r[0] != 201] == []
+        status, page = call(server.base, "GET", "/api/papers?limit=1", server.token)
+        assert status == 200

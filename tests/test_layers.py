@@ -19,7 +19,8 @@ ALLOWED = {
     "services": {"services", "store", "domain", "formats", "settings", "arxiv_api"},
     "http": {"http", "services", "domain", "formats", "settings", "papershelf"},
     "web": {"web", "http", "services", "domain", "formats", "settings"},
-    "cli": {"cli", "app", "services", "domain", "formats", "settings", "papershelf"},
+    "cli": {"cli", "app", "services", "domain", "formats", "settings", "papershelf", "serving"},
+    "serving": {"http"},
     "settings": set(),
     "arxiv_api": {"domain", "papershelf"},
 }

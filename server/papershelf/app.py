@@ -22,11 +22,37 @@ log = logging.getLogger(__name__)
 ROW_ID_MAX = 2**63 - 1
 
 
+PRIVATE_FILES = ("papershelf.db", "papershelf.db-wal", "papershelf.db-shm", "secret_key",
+                 "token")
+
+
+def private_data_dir(data_dir: str, database_url: str | None = None) -> Path:
+    """The data dir, readable by its owner only (0700), as are the files papershelf keeps in it
+    (0600): the store holds every note. A dir papershelf did not create is tightened only when it
+    holds papershelf's store; the SQLite file is created 0600 before SQLite opens it (its -wal
+    and -shm files take the same mode)."""
+    path = Path(data_dir)
+    created = not path.exists()
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if created or (path / "papershelf.db").exists() or (path / "secret_key").exists():
+        if path.stat().st_mode & 0o077:
+            os.chmod(path, 0o700)
+    for name in PRIVATE_FILES:
+        f = path / name
+        if f.exists() and f.stat().st_mode & 0o077:
+            os.chmod(f, 0o600)
+    if database_url and database_url.startswith("sqlite:///"):
+        db_file = Path(database_url[len("sqlite:///"):])
+        if not db_file.exists() and db_file.parent.is_dir():
+            os.close(os.open(db_file, os.O_WRONLY | os.O_CREAT, 0o600))
+    return path
+
+
 def _secret_key(data_dir: str) -> str:
     path = Path(data_dir) / "secret_key"
     if path.exists():
         return path.read_text().strip()
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_data_dir(data_dir)
     key = secrets.token_hex(32)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w") as f:
@@ -71,8 +97,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.json.sort_keys = False
     app.json.ensure_ascii = False
 
-    if cfg["DATABASE_URL"].startswith("sqlite"):
-        Path(cfg["DATA_DIR"]).mkdir(parents=True, exist_ok=True)
+    if cfg["DATABASE_URL"].startswith("sqlite") or Path(cfg["DATA_DIR"]).exists():
+        private_data_dir(cfg["DATA_DIR"], cfg["DATABASE_URL"])
     database = store.open_database(cfg["DATABASE_URL"])
     store.bind(database)
     app.extensions["papershelf_db"] = database

@@ -29,7 +29,7 @@ def free_port() -> int:
 @contextmanager
 def serve_in_thread(app, threads: int = 16):
     """The app served by waitress (as `papershelf serve` does) on a free loopback port."""
-    from waitress.server import create_server
+    from papershelf.serving import create_server
 
     server = create_server(app, host="127.0.0.1", port=0, threads=threads)
     closing = threading.Event()

@@ -24,7 +24,7 @@ user_option = click.option("--user", "user_name", default="me", show_default=Tru
 def write_token_file(data_dir: str, token: str) -> Path:
     """``<data dir>/token``, readable by its owner only."""
     path = Path(data_dir) / "token"
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as f:
         f.write(token + "\n")

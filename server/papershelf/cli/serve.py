@@ -27,9 +27,8 @@ def serve(host, port, data_dir, threads):
     """Serve the API and the library page (waitress)."""
     import logging
 
-    import waitress
-
     from papershelf.app import tune_gc
+    from papershelf.serving import create_server
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("waitress.queue").setLevel(logging.WARNING)
@@ -37,9 +36,7 @@ def serve(host, port, data_dir, threads):
     announce_first_start(app, token, err=False)
     tune_gc()
     try:
-        server = waitress.create_server(
-            app, host=host, port=port, threads=threads, ident="papershelf",
-            max_request_body_size=app.config["IMPORT_MAX_BYTES"] + 1024)
+        server = create_server(app, host=host, port=port, threads=threads, ident="papershelf")
     except OSError as e:  # the port is taken, or the host is not ours: say so in one line
         raise click.ClickException(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
     start_background = app.extensions.get("papershelf_start_background")

@@ -140,15 +140,21 @@ def one_line(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def read_input(path: str) -> bytes:
-    """The bytes of FILE (``-``: stdin), or a one-line error."""
-    if path == "-":
-        return sys.stdin.buffer.read()
+def read_input(path: str, limit: int) -> bytes:
+    """The bytes of FILE (``-``: stdin), at most ``limit`` of them (``/dev/zero`` or an endless
+    pipe is refused, not read until memory runs out), or a one-line error."""
     try:
-        with open(path, "rb") as f:
-            return f.read()
+        if path == "-":
+            data = sys.stdin.buffer.read(limit + 1)
+        else:
+            with open(path, "rb") as f:
+                data = f.read(limit + 1)
     except OSError as e:
         raise click.ClickException(f"cannot read {path}: {e.strerror or e}") from None
+    if len(data) > limit:
+        raise click.ClickException(
+            f"{path} is larger than {limit:,} bytes (PAPERSHELF_IMPORT_MAX_BYTES)")
+    return data
 
 
 @click.command("import")
@@ -162,8 +168,9 @@ def import_command(file, fmt, user_name, data_dir):
     from papershelf.domain.errors import DomainError
     from papershelf.formats import FormatError
     from papershelf.services import transfer
+    from papershelf.settings import load_settings
 
-    data = read_input(file)
+    data = read_input(file, load_settings()["IMPORT_MAX_BYTES"])
     app = open_store(data_dir)
     with app.extensions["papershelf_db"].connection_context():
         user = get_user(user_name)
@@ -190,7 +197,8 @@ def import_command(file, fmt, user_name, data_dir):
     click.echo(f"{report['created']} created, {report['updated']} updated, "
                f"{report['skipped']} skipped")
     for error in report["errors"]:
-        where = error.get("key") or f"record {error.get('index')}"
+        where = str(error.get("key") or f"record {error.get('index')}")
+        where = where if len(where) <= 64 else where[:63] + "…"
         extra = f" {error['fields']}" if error.get("fields") else ""
         done = "imported" if error.get("imported") else "skipped"  # (imported: without that)
         click.echo(one_line(f"  {done} {where}: {error['reason']}{extra}"), err=True)

@@ -606,6 +606,9 @@ def _split_concatenation(raw: str) -> list[str]:
 MAX_VALUE = 200_000  # characters of one value once macros are expanded
 
 
+_TOO_LONG_MACRO = object()  # a macro defined past MAX_VALUE: every use of it is too long
+
+
 class _TooLong(ValueError):
     """A value whose macros expand beyond ``MAX_VALUE`` (``@string{b = a # a}`` doubles ``a``:
     thirty such lines make a gigabyte)."""
@@ -618,7 +621,10 @@ def _resolve(raw: str, strings: dict[str, str], undefined: list[str]) -> str:
     out = []
     size = 0
     for part in _split_concatenation(raw.strip()):
-        size += len(strings.get(part.lower(), part))
+        known = strings.get(part.lower(), part)
+        if known is _TOO_LONG_MACRO:
+            raise _TooLong(part)
+        size += len(known)
         if size > MAX_VALUE:
             raise _TooLong(part)
         if len(part) >= 2 and ((part[0] == "{" and part[-1] == "}") or (part[0] == part[-1] == '"')):
@@ -686,7 +692,7 @@ def read_bibtex(text: str) -> tuple[list[dict], list[dict]]:
         try:
             strings[block.key.lower()] = _resolve(str(block.value), strings, [])
         except _TooLong:
-            strings.pop(block.key.lower(), None)  # read as undefined where it is used
+            strings[block.key.lower()] = _TOO_LONG_MACRO
     entries: list[Entry] = []
     problems: list[dict] = []
     failed = []

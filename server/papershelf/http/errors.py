@@ -6,7 +6,7 @@ the handlers registered here turn what was raised into that body.
 
 import logging
 
-from flask import jsonify
+from flask import current_app, jsonify, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
@@ -62,7 +62,21 @@ def error_body(status: int, code: str, message: str, fields: dict | None = None)
     return {"error": err}
 
 
+API_PREFIXES = ("/api/", "/feeds/")
+
+
 def _respond(status, code, message, fields=None, headers=None):
+    page = current_app.extensions.get("papershelf_error_page")
+    if page is not None and not request.path.startswith(API_PREFIXES):
+        # The library page's own paths answer a page a person can read (set by ``web``).
+        try:
+            resp = page(status, message)
+        except Exception:  # noqa: BLE001 - the page itself failed: the JSON answer below
+            log.exception("the error page could not be rendered")
+        else:
+            for k, v in (headers or {}).items():
+                resp.headers[k] = v
+            return resp
     resp = jsonify(error_body(status, code, message, fields))
     resp.status_code = status
     for k, v in (headers or {}).items():

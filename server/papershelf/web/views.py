@@ -50,6 +50,25 @@ def _page_headers(response):
     return response
 
 
+_ERROR_TITLES = {400: "Bad request", 403: "Not allowed", 404: "Not found",
+                 405: "Not allowed here", 413: "Too large", 415: "Not accepted",
+                 422: "Not accepted", 429: "Too many requests", 500: "Something went wrong"}
+_ERROR_MESSAGES = {404: "There is no such page in papershelf.",
+                   500: "Something went wrong on the server; its log says what."}
+
+
+def error_page(status: int, message: str):
+    """An error on the library page's paths, as a page (the API's paths answer JSON)."""
+    html = render_template("error.html", title=_ERROR_TITLES.get(status, "Error"),
+                           message=_ERROR_MESSAGES.get(status, message))
+    return _page_headers(current_app.response_class(html, status=status, mimetype="text/html"))
+
+
+@bp.record_once
+def _register_error_page(state):
+    state.app.extensions["papershelf_error_page"] = error_page
+
+
 @bp.app_template_filter("marked")
 def _marked(text, terms):
     return render.mark_terms(text, terms)
