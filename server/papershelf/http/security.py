@@ -78,7 +78,7 @@ class _SessionCookie(SecureCookieSessionInterface):
     ``PAPERSHELF_PROXY_FIX``, from its forwarded scheme)."""
 
     def get_cookie_secure(self, app):
-        return bool(app.config["SESSION_COOKIE_SECURE"] or request.is_secure)
+        return bool(super().get_cookie_secure(app) or request.is_secure)
 
 
 def session_user():
