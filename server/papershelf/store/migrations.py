@@ -14,7 +14,7 @@ from papershelf.store.db import StoreError, db, is_postgres, is_sqlite
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 7
 
 
 def _create_search_index() -> None:
@@ -124,6 +124,16 @@ def _key_formulas() -> None:
                    f"WHERE edited_fields LIKE {db.param}", ('%"citation_key"%',))
 
 
+def _reserved_6() -> None:
+    """Version 6 is reserved for a change made in parallel; its migration replaces this one."""
+
+
+def _highlight_sections() -> None:
+    """Body highlights (the full text of an arXiv HTML page) say which section they fall under."""
+    if "section" not in {c.name for c in db.get_columns("highlight")}:
+        db.execute_sql("ALTER TABLE highlight ADD COLUMN section VARCHAR(300) NOT NULL DEFAULT ''")
+
+
 MIGRATIONS: dict = {
     # 2: PostgreSQL search documents stored inline (rows move as they are next written).
     2: _search_documents_inline,
@@ -134,6 +144,10 @@ MIGRATIONS: dict = {
     4: _works_beyond_arxiv,
     # 5: key formulas; pinned and fixed keys; the index a feed's version reads.
     5: _key_formulas,
+    # 6: RESERVED for a change made in parallel (a placeholder until it is merged).
+    6: _reserved_6,
+    # 7: a highlight's section (body highlights on arXiv HTML pages).
+    7: _highlight_sections,
 }
 
 
