@@ -36,9 +36,11 @@
  *                it is missing).
  * On a tie, the match that ends first wins (for the ends of a long quote too).
  *
- * The string functions are pure. The DOM helpers (textModel, paint) only use standard DOM calls,
+ * The fuzzy search is lib/approx.js (Myers' bit-parallel algorithm). The string functions are pure. The DOM helpers (textModel, paint) only use standard DOM calls,
  * no chrome.*, so they run under linkedom in node tests too.
  */
+
+import { approximateMatches, editDistance } from "./approx.js";
 
 export const CONTEXT_CHARS = 64;
 
@@ -144,68 +146,6 @@ function occurrences(text, exact) {
   return found;
 }
 
-/** Levenshtein distance with an early exit once it exceeds `max`. */
-function editDistance(a, b, max = Infinity) {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prev = new Array(b.length + 1);
-  let cur = new Array(b.length + 1);
-  for (let j = 0; j <= b.length; j++) prev[j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    cur[0] = i;
-    let rowMin = cur[0];
-    const ca = a.charCodeAt(i - 1);
-    for (let j = 1; j <= b.length; j++) {
-      const cost = ca === b.charCodeAt(j - 1) ? 0 : 1;
-      cur[j] = Math.min(prev[j - 1] + cost, prev[j] + 1, cur[j - 1] + 1);
-      if (cur[j] < rowMin) rowMin = cur[j];
-    }
-    if (rowMin > max) return max + 1;
-    [prev, cur] = [cur, prev];
-  }
-  return prev[b.length];
-}
-
-/**
- * Approximate substring search (Sellers): the places where `pattern` occurs in `text` with the
- * fewest edits (at most maxErrors): every end reaching that number, with the earliest start that
- * does. Returns [{start, end, errors}] in text order.
- */
-function approximateMatches(text, pattern, maxErrors) {
-  const m = pattern.length;
-  let prev = new Array(m + 1);
-  let cur = new Array(m + 1);
-  for (let i = 0; i <= m; i++) prev[i] = i;
-  let fewest = maxErrors + 1;
-  let ends = [];
-  for (let j = 1; j <= text.length; j++) {
-    cur[0] = 0;
-    const tc = text.charCodeAt(j - 1);
-    for (let i = 1; i <= m; i++) {
-      const cost = pattern.charCodeAt(i - 1) === tc ? 0 : 1;
-      cur[i] = Math.min(prev[i - 1] + cost, prev[i] + 1, cur[i - 1] + 1);
-    }
-    if (cur[m] < fewest) {
-      fewest = cur[m];
-      ends = [j];
-    } else if (cur[m] === fewest) {
-      ends.push(j);
-    }
-    [prev, cur] = [cur, prev];
-  }
-  if (fewest > maxErrors) return [];
-  return ends.map((end) => {
-    // Any start reaching `fewest` edits lies within maxErrors of end - m; the first one wins.
-    let start = end;
-    for (let s = Math.max(0, end - m - maxErrors); s < end; s++) {
-      if (editDistance(text.slice(s, end), pattern, fewest) === fewest) {
-        start = s;
-        break;
-      }
-    }
-    return { start, end, errors: fewest };
-  });
-}
-
 function nearest(matches, hint) {
   let found = null;
   for (const match of matches) {
@@ -225,7 +165,7 @@ function longQuoteMatches(text, exact, hint) {
   const end = head.start + tail.end;
   if (end - head.start < exact.length * 0.75 || end - head.start > exact.length * 1.25) return [];
   const maxErrors = Math.floor(exact.length / 4);
-  const errors = editDistance(text.slice(head.start, end), exact, maxErrors);
+  const errors = editDistance(exact, text.slice(head.start, end));
   return errors <= maxErrors ? [{ start: head.start, end, errors }] : [];
 }
 
