@@ -16,6 +16,7 @@ import { MessageType } from "../lib/messages.js";
 import { onPaperChange } from "./state.js";
 import { onSaveShortcut, renderPaper, saveFocused } from "./paperbar.js";
 import { onPanelClosed, onPaperChanged, onPaperUpdate } from "./panel.js";
+import { scrollToLinkedHighlight } from "./paint.js";
 import { onSelectionEnd } from "./toolbar.js";
 import { onMutations, refresh, refreshAll, scheduleScan } from "./watch.js";
 
@@ -51,6 +52,7 @@ export function start() {
   refresh(true);
   new MutationObserver(onMutations).observe(document.documentElement, { childList: true, subtree: true, characterData: true });
   addEventListener("popstate", () => scheduleScan());
+  addEventListener("hashchange", () => scrollToLinkedHighlight());
   document.addEventListener("mouseup", onSelectionEnd, true);
   document.addEventListener("keyup", (ev) => {
     if (ev.shiftKey || ev.key.startsWith("Arrow")) onSelectionEnd(ev);

@@ -1,5 +1,6 @@
 /**
- * The highlight toolbar: a selection inside a paper's abstract or title offers the palette's
+ * The highlight toolbar: a selection inside a paper's abstract or title (or anywhere in the text
+ * of an arXiv HTML paper: its body, with the section it falls under) offers the palette's
  * colours, Highlight, which saves the highlight (and the paper, when it was not saved) and paints
  * it, and Comment…, which does the same and opens the notes panel on the new highlight's comment.
  * The comment is written in the panel's frame, never in the page. In an open shadow root at the
@@ -7,6 +8,7 @@
  * is not the user).
  */
 
+import { sectionOf } from "../lib/adapters.js";
 import { describeRange, offsetsFromRange, textModel } from "../lib/anchoring.js";
 import { MessageType } from "../lib/messages.js";
 import { DEFAULT_COLOR, PALETTE } from "../lib/palette.js";
@@ -17,7 +19,9 @@ import { openPanel } from "./panel.js";
 import { fieldsOf, infoOf, queuedId, savePayloadFor, savedFrom, setKnown, state } from "./state.js";
 import { TOOLBAR_CSS } from "./styles.js";
 
-const HIGHLIGHTABLE_FIELDS = ["abstract", "title"];
+// In this order: a selection in an arXiv HTML paper's abstract is an abstract highlight (painted
+// on its other pages too), anywhere else in its text a body highlight with its section.
+const HIGHLIGHTABLE_FIELDS = ["abstract", "title", "body"];
 
 /** The current selection, when it lies within one highlightable field of a paper. */
 function selectionTarget() {
@@ -36,7 +40,9 @@ function selectionTarget() {
       const model = textModel(f);
       const at = offsetsFromRange(model, range);
       if (!at) return null;
-      return { element, field, selector: describeRange(model.text, at.start, at.end), rect: range.getBoundingClientRect() };
+      const selector = describeRange(model.text, at.start, at.end);
+      if (field === "body") selector.section = sectionOf(range.startContainer, f);
+      return { element, field, selector, rect: range.getBoundingClientRect() };
     }
   }
   return null;

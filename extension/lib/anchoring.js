@@ -210,7 +210,18 @@ export function anchor(text, sel) {
  * visually hidden "Title:"/"Abstract:" label; KaTeX repeats each formula as TeX annotation and as
  * an aria-hidden rendering, of which the MathML text alone is kept. */
 const SKIP_SELECTOR =
-  'script, style, noscript, template, annotation, [aria-hidden="true"], [data-papershelf-ui], .descriptor';
+  'script, style, noscript, template, annotation, annotation-xml, [aria-hidden="true"], [data-papershelf-ui], .descriptor';
+
+/** A formula whose TeX source is in `alttext` (LaTeXML, arXiv's HTML papers): one unit of text,
+ * read as `$<alttext>$`, so that a quote keeps the formula as TeX and not as its glyphs. */
+function isTexMath(node) {
+  return node.localName === "math" && node.hasAttribute("alttext");
+}
+
+/** The text a TeX formula stands for in a field: `$…$`, its whitespace folded. */
+export function mathText(node) {
+  return `$${normalizeText(node.getAttribute("alttext"))}$`;
+}
 
 const TEXT_NODE = 3;
 const ELEMENT_NODE = 1;
@@ -218,7 +229,10 @@ const ELEMENT_NODE = 1;
 function collectTextNodes(root, out) {
   for (let n = root.firstChild; n; n = n.nextSibling) {
     if (n.nodeType === TEXT_NODE) out.push(n);
-    else if (n.nodeType === ELEMENT_NODE && !n.matches(SKIP_SELECTOR)) collectTextNodes(n, out);
+    else if (n.nodeType === ELEMENT_NODE && !n.matches(SKIP_SELECTOR)) {
+      if (isTexMath(n)) out.push(n);
+      else collectTextNodes(n, out);
+    }
   }
   return out;
 }
@@ -235,7 +249,8 @@ function isSpace(code) {
 
 /**
  * The normalized text of `root` and, for each UTF-16 unit of it, the text node and offset it
- * came from: {text, nodes, nodeOf: Int32Array, offsetOf: Int32Array}.
+ * came from: {text, nodes, nodeOf: Int32Array, offsetOf: Int32Array}. A TeX formula is one of
+ * `nodes` (the math element), each unit of its `$…$` at offset -1.
  */
 export function textModel(root) {
   const nodes = collectTextNodes(root, []);
@@ -244,6 +259,22 @@ export function textModel(root) {
   const offsetOf = [];
   let pendingSpace = null; // [nodeIndex, offset] of the first whitespace of a run
   for (let k = 0; k < nodes.length; k++) {
+    if (nodes[k].nodeType === ELEMENT_NODE) {
+      if (pendingSpace) {
+        chars.push(" ");
+        nodeOf.push(pendingSpace[0]);
+        offsetOf.push(pendingSpace[1]);
+        pendingSpace = null;
+      }
+      for (const c of mathText(nodes[k])) {
+        for (let u = 0; u < c.length; u++) {
+          chars.push(c[u]);
+          nodeOf.push(k);
+          offsetOf.push(-1);
+        }
+      }
+      continue;
+    }
     const raw = nodes[k].data;
     const data = raw.normalize("NFC");
     const exactMap = data.length === raw.length;
@@ -283,6 +314,16 @@ export function offsetsFromRange(model, range) {
   const { nodes, nodeOf, offsetOf } = model;
   for (let i = 0; i < nodeOf.length; i++) {
     const node = nodes[nodeOf[i]];
+    if (offsetOf[i] < 0) {
+      // A formula is selected as a whole when the selection touches any of it.
+      if (range.intersectsNode(node)) {
+        if (start < 0) start = i;
+        end = i + 1;
+        continue;
+      }
+      if (start >= 0) break;
+      continue;
+    }
     // A unit is selected when its start point lies in [range.start, range.end).
     const before = range.comparePoint(node, offsetOf[i]);
     if (before < 0) continue;
@@ -307,7 +348,7 @@ function segmentsFor(model, start, end) {
     const off = model.offsetOf[i];
     const last = segs[segs.length - 1];
     if (last && last.node === node) last.to = off + 1;
-    else segs.push({ node, from: off, to: off + 1 });
+    else segs.push({ node, from: off, to: off + 1, whole: off < 0 });
   }
   // A folded whitespace run maps to its first character; the rest of the run is included when
   // it lies between two painted units of the same node.
@@ -333,8 +374,10 @@ export function paint(root, start, end, { id, color = "yellow", model = textMode
   const marks = [];
   for (const seg of segmentsFor(model, start, end)) {
     let node = seg.node;
-    if (seg.to < node.data.length) splitTextNode(node, seg.to);
-    if (seg.from > 0) node = splitTextNode(node, seg.from);
+    if (!seg.whole) {
+      if (seg.to < node.data.length) splitTextNode(node, seg.to);
+      if (seg.from > 0) node = splitTextNode(node, seg.from);
+    }
     const mark = doc.createElement("mark");
     mark.setAttribute("data-papershelf-highlight", String(id));
     mark.setAttribute("data-papershelf-color", color);
