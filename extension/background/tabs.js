@@ -43,7 +43,12 @@ export function savePayloadFromUrl(url) {
  * else the paper its citation_* meta tags describe.
  */
 export async function saveActiveTab() {
-  const tab = await activeTab();
+  return saveTab(await activeTab());
+}
+
+/** Save the paper of `tab` ({id, url}; its url is there once activeTab is granted: a click on
+ * the toolbar button or the keyboard command). */
+export async function saveTab(tab) {
   if (!tab) throw new Error("No active tab.");
   try {
     const r = await chrome.tabs.sendMessage(tab.id, { type: MessageType.SAVE_FOCUSED });

@@ -92,9 +92,11 @@ def describe_range(text: str, start: int, end: int) -> dict:
     pre += _splits_pair(units, pre)
     post = min(len(units), end + CONTEXT_CHARS)
     post -= _splits_pair(units, post)
-    back = (lambda u: u.encode("utf-16-le", "surrogatepass").decode("utf-16-le"))
-    return {"exact": back(units[start:end]), "prefix": back(units[pre:start]),
-            "suffix": back(units[end:post]), "start": start, "end": end}
+    def text_of(u: str) -> str:
+        return u.encode("utf-16-le", "surrogatepass").decode("utf-16-le")
+
+    return {"exact": text_of(units[start:end]), "prefix": text_of(units[pre:start]),
+            "suffix": text_of(units[end:post]), "start": start, "end": end}
 
 
 @dataclass(frozen=True)
