@@ -101,3 +101,28 @@ def test_arxiv_titles_a_paper_saved_from_its_id(make_app, make_user, fake):
     paper = get(client, alice, r.json["id"])
     assert paper["enrichment"]["state"] == "done"
     assert paper["title"] != "arXiv:2603.01234" and paper["title"]
+
+
+def test_the_paper_page_lists_full_text_highlights_by_section_with_links(client, alice, saved):
+    from tests.test_web import sign_in
+
+    for quote, section in (("one-sided advantage", "3 Method"),
+                           ("Large language models exhibit", "1 Introduction"),
+                           ("which keeps the actor stable", "3 Method")):
+        r = client.post(f"/api/papers/{saved['id']}/highlights",
+                        json=_body_highlight(quote, section, comment=f"<b>{quote}</b>"),
+                        headers=alice)
+        assert r.status_code == 201, r.json
+    ids = {h["exact"]: h["id"] for h in
+           client.get(f"/api/papers/{saved['id']}", headers=alice).json["highlights"]}
+    sign_in(client, alice)
+    page = client.get(f"/papers/{saved['id']}").get_data(as_text=True)
+    full = page[page.index('id="full-text-section"'):]
+    assert full.index('data-full-text-section="1 Introduction"') < full.index(
+        'data-full-text-section="3 Method"'), "sections in reading order"
+    assert full.count("data-full-text-section=") == 2
+    assert full.index("one-sided advantage") < full.index("which keeps the actor stable")
+    link = (f"https://arxiv.org/html/{saved['arxiv_id']}"
+            f"#papershelf-highlight={ids['one-sided advantage']}")
+    assert f'href="{link}"' in full
+    assert "&lt;b&gt;one-sided advantage&lt;/b&gt;" in full and "<b>one-sided" not in full
