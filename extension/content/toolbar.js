@@ -16,8 +16,9 @@ import { ACTION_ATTR, PAPER_ATTR, UI_ATTR, adoptStyles, el, keepKeysFromPage } f
 import { request } from "./messaging.js";
 import { paintAll } from "./paint.js";
 import { openPanel } from "./panel.js";
-import { fieldsOf, infoOf, queuedId, savePayloadFor, savedFrom, setKnown, state } from "./state.js";
+import { fieldModel, fieldsOf, infoOf, queuedId, savePayloadFor, savedFrom, setKnown, state } from "./state.js";
 import { TOOLBAR_CSS } from "./styles.js";
+import { Measure, since } from "./timing.js";
 
 // In this order: a selection in an arXiv HTML paper's abstract is an abstract highlight (painted
 // on its other pages too), anywhere else in its text a body highlight with its section.
@@ -37,7 +38,7 @@ function selectionTarget() {
   for (const field of HIGHLIGHTABLE_FIELDS) {
     const f = fields[field];
     if (f && f.contains(range.startContainer) && f.contains(range.endContainer)) {
-      const model = textModel(f);
+      const model = fieldModel(f, textModel);
       const at = offsetsFromRange(model, range);
       if (!at) return null;
       const selector = describeRange(model.text, at.start, at.end);
@@ -130,9 +131,12 @@ async function createHighlight(color, { thenComment }) {
 export function onSelectionEnd(ev) {
   if (!ev || !ev.isTrusted) return;
   if (ev.target && ev.target.closest && ev.target.closest(`[${UI_ATTR}]`)) return;
+  const ended = ev.timeStamp;
   setTimeout(() => {
     const target = selectionTarget();
-    if (target) showToolbar(target);
-    else hideToolbar();
+    if (target) {
+      showToolbar(target);
+      since(Measure.TOOLBAR, ended);
+    } else hideToolbar();
   }, 0);
 }

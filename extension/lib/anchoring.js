@@ -306,34 +306,39 @@ export function fieldText(root) {
 
 /**
  * Normalized offsets [start, end) of a DOM Range inside `root`, or null when the range does not
- * cover any of root's field text. Uses Range.comparePoint (browsers).
+ * cover any of root's field text. Uses Range.comparePoint and Range.intersectsNode (browsers).
+ *
+ * Each unit of the model lies before the range, in it, or after it, in that order along the
+ * text: two binary searches find where the range starts and ends (a paper's body has 100,000
+ * units; a selection must not cost one DOM call per unit).
  */
 export function offsetsFromRange(model, range) {
-  let start = -1;
-  let end = -1;
   const { nodes, nodeOf, offsetOf } = model;
-  for (let i = 0; i < nodeOf.length; i++) {
+  // -1: before the range, 0: in it, 1: after it. A unit is in it when its start point lies in
+  // [range.start, range.end); a formula is in it when the range touches any of it.
+  const side = (i) => {
     const node = nodes[nodeOf[i]];
     if (offsetOf[i] < 0) {
-      // A formula is selected as a whole when the selection touches any of it.
-      if (range.intersectsNode(node)) {
-        if (start < 0) start = i;
-        end = i + 1;
-        continue;
-      }
-      if (start >= 0) break;
-      continue;
+      if (range.intersectsNode(node)) return 0;
+      return range.comparePoint(node, 0) > 0 ? 1 : -1;
     }
-    // A unit is selected when its start point lies in [range.start, range.end).
-    const before = range.comparePoint(node, offsetOf[i]);
-    if (before < 0) continue;
-    if (before > 0) break;
-    const isEnd = node === range.endContainer && offsetOf[i] >= range.endOffset;
-    if (isEnd) break;
-    if (start < 0) start = i;
-    end = i + 1;
-  }
-  if (start < 0) return null;
+    const where = range.comparePoint(node, offsetOf[i]);
+    if (where !== 0) return where;
+    return node === range.endContainer && offsetOf[i] >= range.endOffset ? 1 : 0;
+  };
+  const firstWith = (pred) => {
+    let lo = 0;
+    let hi = nodeOf.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (pred(side(mid))) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  };
+  let start = firstWith((s) => s >= 0);
+  let end = firstWith((s) => s > 0);
+  if (start >= end) return null;
   // Selections often end on a trailing space: leave it out.
   while (end > start && model.text[end - 1] === " ") end--;
   while (start < end && model.text[start] === " ") start++;
