@@ -498,6 +498,11 @@ function describeArxivHtml(entry) {
     return normalizeText(name);
   }).filter(Boolean);
   const abstractEl = article.querySelector(".ltx_abstract > .ltx_p, .ltx_abstract p");
+  return fromFieldElements(titleEl, abstractEl, authors, { body: article });
+}
+
+/** An arXiv page's paper read from its title and abstract elements and its author names. */
+function fromFieldElements(titleEl, abstractEl, authors, moreFields = {}) {
   return {
     title: titleEl ? fieldText(titleEl) : "",
     authors,
@@ -506,7 +511,7 @@ function describeArxivHtml(entry) {
     published: null,
     affiliations: [],
     topics: [],
-    fields: { title: titleEl, abstract: abstractEl, body: article },
+    fields: { title: titleEl, abstract: abstractEl, ...moreFields },
   };
 }
 
@@ -522,16 +527,7 @@ function describeArxivList(entry) {
   }
   const abstractEl = dd.querySelector("p");
   const authors = authorsEl ? Array.from(authorsEl.querySelectorAll("a")).map((a) => fieldText(a)).filter(Boolean) : [];
-  return {
-    title: titleEl ? fieldText(titleEl) : "",
-    authors,
-    authors_more: 0,
-    abstract: abstractEl ? fieldText(abstractEl) : "",
-    published: null,
-    affiliations: [],
-    topics: [],
-    fields: { title: titleEl, abstract: abstractEl },
-  };
+  return fromFieldElements(titleEl, abstractEl, authors);
 }
 
 /**
