@@ -17,6 +17,14 @@ timestamp. The panel's moment is read in its frame (another process) and put on 
 clock with the two clocks' measured offset. As a same-process reference, the page's own cost of
 a trivial pass over the same cards (querySelectorAll + one attribute each) is printed too.
 
+Full text (product.md §9): a 100,000-character paper in arXiv's HTML view (LaTeXML, made by
+tests/fixtures/pages/build_arxiv_html.py) with 200 highlights in its body, saved beforehand:
+  papershelf:mark     find the article and add its controls
+  papershelf:paint    anchor the 200 highlights in the body's text and paint them (bar ≤ 150 ms),
+                      on version 1 (where they were made) and on version 2 (small edits: moved,
+                      some found by their quote or a fuzzy match, one paragraph gone)
+  papershelf:toolbar  a selection's mouseup to the Highlight toolbar shown (bar ≤ 16 ms)
+
 Run: python bench/page.py [--runs 5]
 """
 
@@ -42,6 +50,12 @@ SAVED = 200
 BAR_MARK_MS = 100.0
 BAR_SAVE_P95_MS = 50.0
 BAR_PANEL_P95_MS = 100.0
+BAR_FULL_TEXT_PAINT_MS = 150.0
+BAR_FULL_TEXT_MARK_MS = 50.0
+BAR_TOOLBAR_MS = 16.0
+FULL_TEXT_CHARS = 100_000
+FULL_TEXT_HIGHLIGHTS = 200
+SELECTIONS = 15
 PANEL_PAGES = 4  # fresh pages: the first open on each is the page's first
 PANEL_OPENS_PER_PAGE = 5
 
@@ -233,6 +247,100 @@ def panel_latencies(context) -> dict:
     return {"editable": editable, "shown": shown, "skew": max(abs(s) for s in skews)}
 
 
+def full_text_pages() -> tuple[dict, dict]:
+    """The full-text paper ({version: html}, at least FULL_TEXT_CHARS of text) and its record."""
+    sys.path.insert(0, str(PAGES))
+    from build_arxiv_html import build_page
+
+    meta = json.loads((PAGES / "papers.json").read_text())[0]
+    return {v: build_page(meta, v, min_chars=FULL_TEXT_CHARS) for v in (1, 2)}, meta
+
+
+def _article_text(page, extension_base: str) -> str:
+    """The body's normalized text as the extension reads it (its own module, which the manifest
+    lets arXiv pages load)."""
+    return page.evaluate("""async (url) => {
+        const m = await import(url);
+        return m.textModel(document.querySelector('article')).text;
+    }""", extension_base + "lib/anchoring.js")
+
+
+def seed_full_text(server: ServerProcess, context, meta: dict, extension_base: str) -> int:
+    """Save the paper and FULL_TEXT_HIGHLIGHTS body highlights spread over its version 1 text;
+    answers the length of that text."""
+    from papershelf.domain.anchoring import describe_range, utf16_units
+
+    page = context.new_page()
+    page.goto(f"https://arxiv.org/html/{meta['arxiv_id']}v1")
+    page.wait_for_selector("article [data-papershelf-action='save']")
+    text = _article_text(page, extension_base)
+    page.close()
+    status, paper = call(server.base, "POST", "/api/papers", server.token, {
+        "arxiv_id": meta["arxiv_id"], "title": meta["title"]})
+    assert status in (200, 201), paper
+    units = utf16_units(text)
+    step = len(units) // FULL_TEXT_HIGHLIGHTS
+    for k in range(FULL_TEXT_HIGHLIGHTS):
+        i = units.index(" ", k * step) + 1
+        j = units.index(" ", i + 25)
+        body = {"field": "body", "section": "", **describe_range(text, i, j),
+                "color": ("yellow", "green", "blue")[k % 3]}
+        status, h = call(server.base, "POST", f"/api/papers/{paper['id']}/highlights",
+                         server.token, body)
+        assert status == 201, h
+    return len(units)
+
+
+def measure_full_text(context, meta: dict, version: int) -> dict:
+    page = context.new_page()
+    page.goto(f"https://arxiv.org/html/{meta['arxiv_id']}v{version}")
+    page.wait_for_function("() => performance.getEntriesByName('papershelf:paint').length > 0",
+                           timeout=60000)
+    figures = page.evaluate("""() => {
+        const last = (n) => {
+          const e = performance.getEntriesByName(n);
+          return e.length ? e[0].duration : null;
+        };
+        const marks = document.querySelectorAll('mark[data-papershelf-highlight]');
+        return { mark: last('papershelf:mark'), paint: last('papershelf:paint'),
+                 painted: new Set([...marks].map(m => m.dataset.papershelfHighlight)).size };
+    }""")
+    if version == 1:
+        figures["toolbar"] = toolbar_latencies(page)
+    page.close()
+    return figures
+
+
+SELECT_IN_BODY = """(k) => {
+    // A real selection of a few words in the k-th paragraph, away from painted marks.
+    const paras = [...document.querySelectorAll('article .ltx_para > p')];
+    const p = paras[(k * 7) % paras.length];
+    const n = [...p.childNodes].find((c) => c.nodeType === 3 && c.data.length > 40);
+    const r = document.createRange();
+    r.setStart(n, 5); r.setEnd(n, 35);
+    const s = getSelection(); s.removeAllRanges(); s.addRange(r);
+    p.scrollIntoView({block: 'center'});
+    const b = r.getBoundingClientRect();
+    return [b.right - 1, b.bottom - 2];
+}"""
+
+
+def toolbar_latencies(page) -> list[float]:
+    """Trusted mouseups at the end of a selection in the body; ms to the toolbar shown."""
+    out = []
+    for k in range(SELECTIONS):
+        x, y = page.evaluate(SELECT_IN_BODY, k)
+        before = page.evaluate("() => performance.getEntriesByName('papershelf:toolbar').length")
+        page.mouse.move(x, y)
+        page.mouse.up()
+        page.wait_for_function("n => performance.getEntriesByName('papershelf:toolbar').length > n",
+                               arg=before)
+        out.append(page.evaluate(
+            "() => performance.getEntriesByName('papershelf:toolbar').at(-1).duration"))
+        page.keyboard.press("Escape")
+    return out
+
+
 def pct(values, q):
     values = sorted(values)
     return values[min(len(values) - 1, int(len(values) * q))]
@@ -241,6 +349,7 @@ def pct(values, q):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--full-text-only", action="store_true", help="only the arXiv HTML paper")
     args = ap.parse_args()
     chromium = shutil.which("chromium")
     if not chromium:
@@ -248,12 +357,14 @@ def main():
     from playwright.sync_api import sync_playwright
 
     page_html, records = big_page()
+    full_text, meta = full_text_pages()
     with tempfile.TemporaryDirectory() as tmp:
         server = ServerProcess(Path(tmp) / "data")
         (Path(tmp) / "data").mkdir()
         server.start()
         try:
-            seed_store(server, records)
+            if not args.full_text_only:
+                seed_store(server, records)
             with sync_playwright() as p:
                 context = p.chromium.launch_persistent_context(
                     str(Path(tmp) / "profile"), executable_path=chromium, headless=True,
@@ -263,19 +374,35 @@ def main():
                     viewport={"width": 1280, "height": 900})
                 context.route("https://www.alphaxiv.org/**", lambda route: route.fulfill(
                     status=200, content_type="text/html; charset=utf-8", body=page_html))
+                context.route("https://arxiv.org/html/**", lambda route: route.fulfill(
+                    status=200, content_type="text/html; charset=utf-8",
+                    body=full_text[2 if route.request.url.endswith("v2") else 1]))
                 sw = context.service_workers[0] if context.service_workers else context.wait_for_event(
                     "serviceworker")
                 sw.evaluate("([serverUrl, token]) => chrome.storage.local.set({serverUrl, token})",
                             [server.base, server.token])
-                measure_run(context)  # warm-up (module load, JIT, server caches)
-                runs = [measure_run(context) for _ in range(args.runs)]
-                latencies, phases = save_latencies(context)
-                latencies.sort()
-                panel = panel_latencies(context)
+                if not args.full_text_only:
+                    measure_run(context)  # warm-up (module load, JIT, server caches)
+                    runs = [measure_run(context) for _ in range(args.runs)]
+                    latencies, phases = save_latencies(context)
+                    latencies.sort()
+                    panel = panel_latencies(context)
+                base = sw.url.split("background/")[0]
+                body_units = seed_full_text(server, context, meta, base)
+                measure_full_text(context, meta, 1)  # warm-up
+                full = {v: [measure_full_text(context, meta, v) for _ in range(args.runs)]
+                        for v in (1, 2)}
                 context.close()
         finally:
             server.stop()
 
+    ok = True
+    if not args.full_text_only:
+        ok = report_cards(runs, latencies, phases, panel, args)
+    return 0 if report_full_text(full, body_units, args) and ok else 1
+
+
+def report_cards(runs, latencies, phases, panel, args) -> bool:
     first = runs[0]
     assert first["cards"] == COPIES * 30, first
     med = {k: statistics.median(r[k] for r in runs) for k in ("mark", "saved", "paint", "reference")}
@@ -314,7 +441,35 @@ def main():
           and first["saved_marked"] >= SAVED and panel_p95 <= BAR_PANEL_P95_MS)
     if not ok:
         print("  FAILED: " + json.dumps(first))
-    return 0 if ok else 1
+    return ok
+
+
+def report_full_text(full, body_units, args) -> bool:
+    print(f"full text: a {body_units:,}-unit paper (arXiv HTML, LaTeXML) with "
+          f"{FULL_TEXT_HIGHLIGHTS} highlights in its body; {args.runs} runs after one warm-up")
+    full_paint = {}
+    for v, label in ((1, "version 1, where they were made"), (2, "version 2, small edits")):
+        rs = full[v]
+        full_paint[v] = statistics.median(r["paint"] for r in rs)
+        print(f"  anchor + paint ({label}): {rs[0]['painted']} painted, median "
+              f"{full_paint[v]:.1f} ms, worst {max(r['paint'] for r in rs):.1f} ms   bar ≤ "
+              f"{BAR_FULL_TEXT_PAINT_MS:.0f} ms -> "
+              f"{'OK' if full_paint[v] <= BAR_FULL_TEXT_PAINT_MS else 'OVER'}")
+    full_mark = statistics.median(r["mark"] for r in full[1])
+    print(f"  mark the page (find the article, add its controls): median {full_mark:.1f} ms   "
+          f"bar ≤ {BAR_FULL_TEXT_MARK_MS:.0f} ms -> "
+          f"{'OK' if full_mark <= BAR_FULL_TEXT_MARK_MS else 'OVER'}")
+    toolbar = sorted(t for r in full[1] for t in r["toolbar"])
+    print(f"  selection -> Highlight toolbar ({len(toolbar)} selections in the body): p50 "
+          f"{pct(toolbar, 0.5):.1f} ms, p95 {pct(toolbar, 0.95):.1f} ms   bar ≤ "
+          f"{BAR_TOOLBAR_MS:.0f} ms (p50) -> "
+          f"{'OK' if pct(toolbar, 0.5) <= BAR_TOOLBAR_MS else 'OVER'}")
+    ok = (full[1][0]["painted"] == FULL_TEXT_HIGHLIGHTS
+          and max(full_paint.values()) <= BAR_FULL_TEXT_PAINT_MS
+          and full_mark <= BAR_FULL_TEXT_MARK_MS and pct(toolbar, 0.5) <= BAR_TOOLBAR_MS)
+    if not ok:
+        print("  FAILED: " + json.dumps({v: full[v][0] for v in full}))
+    return ok
 
 
 if __name__ == "__main__":

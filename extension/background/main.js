@@ -11,7 +11,7 @@
 import { answerMessage, answerPort, handlers, route } from "./router.js";
 import { OUTBOX_ALARM, flush, outbox, showWaiting } from "./outbox.js";
 import { forgetTab } from "./panels.js";
-import { saveFocusedPaper } from "./tabs.js";
+import { saveFocusedPaper, saveTab } from "./tabs.js";
 import { rememberChanges } from "./storage.js";
 
 const SAVE_COMMAND = "save-focused-paper"; // manifest.json "commands"
@@ -22,8 +22,11 @@ chrome.runtime.onConnect.addListener(answerPort);
 chrome.alarms.onAlarm.addListener((alarm) => {
   if (alarm.name === OUTBOX_ALARM) flush();
 });
+/** manifest.json "commands" → what each does. */
+const commands = { [SAVE_COMMAND]: saveFocusedPaper };
+
 chrome.commands.onCommand.addListener((command) => {
-  if (command === SAVE_COMMAND) saveFocusedPaper();
+  if (Object.hasOwn(commands, command)) commands[command]();
 });
 chrome.tabs.onRemoved.addListener((tabId) => {
   forgetTab(tabId);
@@ -32,5 +35,8 @@ chrome.runtime.onStartup.addListener(() => showWaiting());
 chrome.runtime.onInstalled.addListener(() => showWaiting());
 
 // For tests and the worker's console: the router's table (looked up at each message, so a test
-// may wrap a handler), route() with the sender check, the outbox, and what the alarm runs.
-globalThis.papershelf = { handlers, route, outbox, flush };
+// may wrap a handler), route() with the sender check, the outbox, what the alarm runs, and what
+// each keyboard command runs, and saveTab, what "Save this page" and the command do with the
+// active tab once activeTab reveals its URL (headless Chromium can neither click the toolbar
+// button nor press a command's keys, which grant activeTab).
+globalThis.papershelf = { handlers, route, outbox, flush, commands, saveTab };

@@ -1,11 +1,13 @@
 /**
  * The active tab: the keyboard command, and the toolbar's "Save this page". Pages the content
- * script knows save their focused paper themselves; any other page with Highwire citation_* tags
- * is read by lib/adapters.js's readCitationMeta, injected with activeTab (granted by the click on
- * the toolbar button, for that tab only).
+ * script knows save their focused paper themselves; any arXiv or alphaXiv tab (an abstract, a
+ * PDF, the HTML view, an alphaXiv paper page) is saved from its URL alone, and the server titles
+ * the paper from arXiv; any other page with Highwire citation_* tags is read by
+ * lib/adapters.js's readCitationMeta, injected with activeTab (granted by the click on the
+ * toolbar button, for that tab only).
  */
 
-import { readCitationMeta, toSavePayload } from "../lib/adapters.js";
+import { paperFromUrl, readCitationMeta, toSavePayload } from "../lib/adapters.js";
 import { MessageType } from "../lib/messages.js";
 import { ItemKind } from "./sender.js";
 import { saveDedupeKey, sendOrQueue } from "./outbox.js";
@@ -15,21 +17,49 @@ async function activeTab() {
   return tab || null;
 }
 
-/** The keyboard command: the page saves the paper the reader is on. */
+/** The keyboard command: the same as the toolbar's "Save this page". */
 export async function saveFocusedPaper() {
-  const tab = await activeTab();
-  if (tab) chrome.tabs.sendMessage(tab.id, { type: MessageType.SAVE_FOCUSED }).catch(() => {});
+  try {
+    return await saveActiveTab();
+  } catch (err) {
+    console.debug("papershelf: nothing to save in this tab", err.message);
+    return null;
+  }
 }
 
-/** "Save this page": the focused paper of a page we know, else the paper its meta tags describe. */
+/** The body that saves the paper an arXiv or alphaXiv URL names: its id alone (the server titles
+ * it from arXiv). */
+export function savePayloadFromUrl(url) {
+  const found = paperFromUrl(url);
+  if (!found) return null;
+  const paper = { arxiv_id: found.arxiv_id, url: `https://arxiv.org/abs/${found.arxiv_id}`, source_url: url };
+  if (found.version) paper.arxiv_version = found.version;
+  return paper;
+}
+
+/**
+ * "Save this page" and the keyboard command: the focused paper of a page the content script
+ * knows; else the paper an arXiv or alphaXiv URL names (a PDF tab, where no content script runs);
+ * else the paper its citation_* meta tags describe.
+ */
 export async function saveActiveTab() {
-  const tab = await activeTab();
+  return saveTab(await activeTab());
+}
+
+/** Save the paper of `tab` ({id, url}; its url is there once activeTab is granted: a click on
+ * the toolbar button or the keyboard command). */
+export async function saveTab(tab) {
   if (!tab) throw new Error("No active tab.");
   try {
     const r = await chrome.tabs.sendMessage(tab.id, { type: MessageType.SAVE_FOCUSED });
     if (r && r.ok) return { status: "sent", via: "page" };
   } catch {
-    // no papershelf content script in this tab: read its meta tags instead
+    // no papershelf content script in this tab: its URL, else its meta tags
+  }
+  const fromUrl = savePayloadFromUrl(tab.url || "");
+  if (fromUrl) {
+    const r = await sendOrQueue(ItemKind.SAVE, { paper: fromUrl }, saveDedupeKey(fromUrl.arxiv_id));
+    return { ...r, via: "url" };
   }
   const [injection] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: readCitationMeta });
   const meta = injection && injection.result;

@@ -13,9 +13,10 @@
  */
 
 import { MessageType } from "../lib/messages.js";
-import { onPaperChange } from "./state.js";
+import { onPaperChange, state } from "./state.js";
 import { onSaveShortcut, renderPaper, saveFocused } from "./paperbar.js";
 import { onPanelClosed, onPaperChanged, onPaperUpdate } from "./panel.js";
+import { scrollToLinkedHighlight } from "./paint.js";
 import { onSelectionEnd } from "./toolbar.js";
 import { onMutations, refresh, refreshAll, scheduleScan } from "./watch.js";
 
@@ -49,8 +50,12 @@ export function start() {
   onPaperChange(renderPaper);
   onPaperChange(onPaperChanged);
   refresh(true);
-  new MutationObserver(onMutations).observe(document.documentElement, { childList: true, subtree: true, characterData: true });
+  new MutationObserver((records) => {
+    state.domVersion++;
+    onMutations(records);
+  }).observe(document.documentElement, { childList: true, subtree: true, characterData: true });
   addEventListener("popstate", () => scheduleScan());
+  addEventListener("hashchange", () => scrollToLinkedHighlight());
   document.addEventListener("mouseup", onSelectionEnd, true);
   document.addEventListener("keyup", (ev) => {
     if (ev.shiftKey || ev.key.startsWith("Arrow")) onSelectionEnd(ev);

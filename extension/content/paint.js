@@ -3,12 +3,43 @@
  * quote, then position, then fuzzy match) in every element that shows the paper, and painted
  * there once; what cannot be anchored anywhere is kept as an orphan (the notes panel lists it).
  * A mark carries the highlight's id and colour only: its comment is the panel's, never the page's.
+ *
+ * A field's text is read once for all its highlights (an arXiv HTML paper's body is 100,000
+ * characters with 200 highlights): all are anchored in that one model, then painted from the
+ * last to the first, since painting splits text nodes only after the places still to paint.
+ * A link to `#papershelf-highlight=<id>` (the library page's) scrolls to that highlight.
  */
 
 import { anchor, paint, textModel, unpaint } from "../lib/anchoring.js";
 import { DEFAULT_COLOR } from "../lib/palette.js";
 import { HIGHLIGHT_ATTR } from "./dom.js";
 import { elementsFor, fieldsOf, setKnown, state } from "./state.js";
+
+export const FRAGMENT = /^#papershelf-highlight=([\w-]+)$/;
+
+let scrolledTo = null;
+
+/** Anchor `highlights` (none painted yet) in `fieldEl` and paint them; answers the ids placed. */
+function paintField(fieldEl, highlights) {
+  const placed = [];
+  if (!highlights.length) return placed;
+  let model = textModel(fieldEl);
+  const found = [];
+  for (const h of highlights) {
+    const at = anchor(model.text, h);
+    if (at) found.push({ h, at });
+  }
+  found.sort((a, b) => b.at.start - a.at.start || b.at.end - a.at.end);
+  let paintedFrom = Infinity; // the start of the earliest mark painted so far
+  for (const { h, at } of found) {
+    // Overlapping an earlier-painted mark: its text nodes were split, read them again.
+    if (at.end > paintedFrom) model = textModel(fieldEl);
+    paint(fieldEl, at.start, at.end, { id: h.id, color: h.color || DEFAULT_COLOR, model });
+    paintedFrom = Math.min(paintedFrom, at.start);
+    placed.push(h.id);
+  }
+  return placed;
+}
 
 /** Paint the known highlights of `keys` in every element that shows them; note orphans. */
 export function paintAll(keys) {
@@ -23,32 +54,52 @@ export function paintAll(keys) {
       const fields = fieldsOf(element);
       // Marks of highlights the server no longer lists (deleted, or a queued one now stored
       // under its real id) go first, so that nothing is painted twice.
-      for (const fieldEl of Object.values(fields)) {
+      const painted = new Map(); // field element → ids painted in it
+      for (const fieldEl of new Set(Object.values(fields))) {
         if (!fieldEl) continue;
+        const here = new Set();
         for (const mark of fieldEl.querySelectorAll(`mark[${HIGHLIGHT_ATTR}]`)) {
           const id = mark.getAttribute(HIGHLIGHT_ATTR);
           if (!ids.has(id)) unpaint(fieldEl, id);
+          else here.add(id);
         }
+        painted.set(fieldEl, here);
       }
+      const todo = new Map(); // field element → highlights to paint in it
       for (const h of info.highlights) {
         const fieldEl = fields[h.field];
         if (!fieldEl) continue;
-        if (fieldEl.querySelector(`mark[${HIGHLIGHT_ATTR}="${CSS.escape(String(h.id))}"]`)) {
+        if (painted.get(fieldEl).has(String(h.id))) {
           placedSomewhere.add(h.id);
           continue;
         }
-        const model = textModel(fieldEl);
-        const at = anchor(model.text, h);
-        if (at) {
-          paint(fieldEl, at.start, at.end, { id: h.id, color: h.color || DEFAULT_COLOR, model });
-          placedSomewhere.add(h.id);
-        } else {
-          orphans.set(h.id, h);
+        if (!todo.has(fieldEl)) todo.set(fieldEl, []);
+        todo.get(fieldEl).push(h);
+      }
+      for (const [fieldEl, highlights] of todo) {
+        const placed = new Set(paintField(fieldEl, highlights));
+        for (const h of highlights) {
+          if (placed.has(h.id)) placedSomewhere.add(h.id);
+          else orphans.set(h.id, h);
         }
       }
     }
     for (const id of placedSomewhere) orphans.delete(id);
     const prev = info.orphans;
     if (orphans.size || (prev && prev.size)) setKnown(key, { orphans });
+  }
+  scrollToLinkedHighlight();
+}
+
+/** Once per link: the highlight the URL's fragment names, brought into view and pointed out. */
+export function scrollToLinkedHighlight() {
+  const m = FRAGMENT.exec(location.hash);
+  if (!m || scrolledTo === location.href) return;
+  const mark = document.querySelector(`mark[${HIGHLIGHT_ATTR}="${CSS.escape(m[1])}"]`);
+  if (!mark) return;
+  scrolledTo = location.href;
+  mark.scrollIntoView({ block: "center" });
+  for (const part of document.querySelectorAll(`mark[${HIGHLIGHT_ATTR}="${CSS.escape(m[1])}"]`)) {
+    part.setAttribute("data-papershelf-linked", "");
   }
 }

@@ -44,8 +44,11 @@ export function mountBar(entry, key) {
   bar.addEventListener("click", onBarClick);
   // At the end of the entry, unless it ends in a long block (a detail panel's abstract): then
   // just before it, so that the controls stay next to the paper's links, in view.
+  // A whole paper (arXiv's HTML view): under its title, where the reader starts.
   const last = element.lastElementChild;
-  if (last && last.textContent.length > 400) element.insertBefore(bar, last);
+  const heading = entry.kind === "arxiv-html" ? element.querySelector(":scope > h1") : null;
+  if (heading) heading.after(bar);
+  else if (last && last.textContent.length > 400) element.insertBefore(bar, last);
   else element.appendChild(bar);
   state.decorated.set(element, { entry, key, bar, fields: null });
   track(key, element);

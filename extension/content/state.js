@@ -26,6 +26,12 @@ export const state = {
   selection: null,
   /** The notes panel once made: {host, frame, element, key, orphans} (content/panel.js). */
   panel: null,
+  /** Counts the page's DOM changes (the MutationObserver's calls, ours included): a field's
+   * text model read at one count is good until the next. */
+  domVersion: 0,
+  /** field element → {version, model}: the last text model read of a field (a 100,000-character
+   * body is not read again for every selection). */
+  fieldModels: new WeakMap(),
 };
 
 export function keyOf(entry) {
@@ -81,6 +87,15 @@ export function queuedId(clientId) {
 
 export function isQueuedId(id) {
   return String(id).startsWith("queued-");
+}
+
+/** The text model of a field element, read again only after the DOM changed. */
+export function fieldModel(fieldEl, read) {
+  const cached = state.fieldModels.get(fieldEl);
+  if (cached && cached.version === state.domVersion) return cached.model;
+  const model = read(fieldEl);
+  state.fieldModels.set(fieldEl, { version: state.domVersion, model });
+  return model;
 }
 
 /** The body for saving the paper of a decorated element, read from the page now. */

@@ -12,6 +12,7 @@ export const Measure = Object.freeze({
   PAINT: "papershelf:paint", // anchor and paint the saved highlights
   SAVE_DESCRIBE: "papershelf:save-describe", // read a paper off the page and show "Saving…"
   SAVE_ROUNDTRIP: "papershelf:save-roundtrip", // a save to the worker and the server, and back
+  TOOLBAR: "papershelf:toolbar", // the end of a selection (its mouseup) to the Highlight toolbar shown
 });
 
 const KEPT_PER_NAME = 100;
@@ -23,6 +24,11 @@ function record(name, start) {
   } catch {
     // a page that broke the performance timeline: no figures, nothing else changes
   }
+}
+
+/** A measure under `name` from `start` (an event's timeStamp, say) to now. */
+export function since(name, start) {
+  record(name, start);
 }
 
 /** fn(), measured under `name`. */

@@ -1,5 +1,6 @@
 /**
- * The highlight toolbar: a selection inside a paper's abstract or title offers the palette's
+ * The highlight toolbar: a selection inside a paper's abstract or title (or anywhere in the text
+ * of an arXiv HTML paper: its body, with the section it falls under) offers the palette's
  * colours, Highlight, which saves the highlight (and the paper, when it was not saved) and paints
  * it, and Comment…, which does the same and opens the notes panel on the new highlight's comment.
  * The comment is written in the panel's frame, never in the page. In an open shadow root at the
@@ -7,6 +8,7 @@
  * is not the user).
  */
 
+import { sectionOf } from "../lib/adapters.js";
 import { describeRange, offsetsFromRange, textModel } from "../lib/anchoring.js";
 import { MessageType } from "../lib/messages.js";
 import { DEFAULT_COLOR, PALETTE } from "../lib/palette.js";
@@ -14,10 +16,13 @@ import { ACTION_ATTR, PAPER_ATTR, UI_ATTR, adoptStyles, el, keepKeysFromPage } f
 import { request } from "./messaging.js";
 import { paintAll } from "./paint.js";
 import { openPanel } from "./panel.js";
-import { fieldsOf, infoOf, queuedId, savePayloadFor, savedFrom, setKnown, state } from "./state.js";
+import { fieldModel, fieldsOf, infoOf, queuedId, savePayloadFor, savedFrom, setKnown, state } from "./state.js";
 import { TOOLBAR_CSS } from "./styles.js";
+import { Measure, since } from "./timing.js";
 
-const HIGHLIGHTABLE_FIELDS = ["abstract", "title"];
+// In this order: a selection in an arXiv HTML paper's abstract is an abstract highlight (painted
+// on its other pages too), anywhere else in its text a body highlight with its section.
+const HIGHLIGHTABLE_FIELDS = ["abstract", "title", "body"];
 
 /** The current selection, when it lies within one highlightable field of a paper. */
 function selectionTarget() {
@@ -33,10 +38,12 @@ function selectionTarget() {
   for (const field of HIGHLIGHTABLE_FIELDS) {
     const f = fields[field];
     if (f && f.contains(range.startContainer) && f.contains(range.endContainer)) {
-      const model = textModel(f);
+      const model = fieldModel(f, textModel);
       const at = offsetsFromRange(model, range);
       if (!at) return null;
-      return { element, field, selector: describeRange(model.text, at.start, at.end), rect: range.getBoundingClientRect() };
+      const selector = describeRange(model.text, at.start, at.end);
+      if (field === "body") selector.section = sectionOf(range.startContainer, f);
+      return { element, field, selector, rect: range.getBoundingClientRect() };
     }
   }
   return null;
@@ -124,9 +131,12 @@ async function createHighlight(color, { thenComment }) {
 export function onSelectionEnd(ev) {
   if (!ev || !ev.isTrusted) return;
   if (ev.target && ev.target.closest && ev.target.closest(`[${UI_ATTR}]`)) return;
+  const ended = ev.timeStamp;
   setTimeout(() => {
     const target = selectionTarget();
-    if (target) showToolbar(target);
-    else hideToolbar();
+    if (target) {
+      showToolbar(target);
+      since(Measure.TOOLBAR, ended);
+    } else hideToolbar();
   }, 0);
 }

@@ -9,6 +9,9 @@
  * - arXiv /abs/ pages and any page with Highwire `citation_*` meta tags (`readCitationMeta`,
  *   which the worker also injects into other tabs for the toolbar's "Save this page").
  * - arXiv /list/ pages: `dl > dt/dd`.
+ * - arXiv /html/ pages (LaTeXML): the article is one paper, with a body field (its full text);
+ *   `sectionOf` names the heading a point falls under. `paperFromUrl` reads an arXiv or alphaXiv
+ *   tab's paper from its URL alone (a PDF tab, where no content script runs).
  *
  * `findPaperElements(doc)` is the cheap part (ids and elements, used to mark a page);
  * `describePaper(entry)` reads the fields when they are needed (save, highlight).
@@ -71,6 +74,10 @@ export function findPaperElements(doc) {
   const loc = locationOf(doc);
   const host = loc.hostname.replace(/^www\./, "");
   if (host === "arxiv.org" && loc.pathname.startsWith("/list/")) return arxivListEntries(doc);
+  if (host === "arxiv.org" && loc.pathname.startsWith("/html/")) {
+    const e = arxivHtmlEntry(doc, loc);
+    return e ? [e] : [];
+  }
   if (host === "arxiv.org" && loc.pathname.startsWith("/abs/")) {
     const e = metaEntry(doc);
     return e ? [e] : [];
@@ -140,6 +147,49 @@ function arxivListEntries(doc) {
     if (parsed) out.push({ arxiv_id: parsed.id, version: parsed.version, element: dd, kind: "arxiv-list", dt });
   }
   return out;
+}
+
+/** arXiv's HTML view of a paper (LaTeXML): the article is the paper, its id is in the URL. */
+function arxivHtmlEntry(doc, loc) {
+  const article = doc.querySelector("article.ltx_document");
+  const parsed = parseArxivId(loc.href);
+  if (!article || !parsed) return null;
+  return { arxiv_id: parsed.id, version: parsed.version, element: article, kind: "arxiv-html" };
+}
+
+const SECTION_HEADING = ":scope > h1, :scope > h2, :scope > h3, :scope > h4, :scope > h5, :scope > h6";
+
+/**
+ * The heading a point of an arXiv HTML paper falls under: the title of the innermost section
+ * (`section.ltx_section`, `ltx_subsection`, an appendix, the bibliography) or the abstract that
+ * holds `node`, as the reader sees it ("3.2 Training the critic"); "" before the first section.
+ */
+export function sectionOf(node, root) {
+  let el = node && (node.nodeType === 1 ? node : node.parentElement);
+  for (; el && el !== root; el = el.parentElement) {
+    if (el.localName === "section" || (el.classList && el.classList.contains("ltx_abstract"))) {
+      const heading = el.querySelector(SECTION_HEADING);
+      if (heading) return fieldText(heading);
+    }
+  }
+  return "";
+}
+
+/** The paper an arXiv or alphaXiv tab shows, from its URL alone (an abstract, a PDF, the HTML
+ * view, an alphaXiv paper page): {arxiv_id, version}, or null (a listing, another site). */
+export function paperFromUrl(url) {
+  let u;
+  try {
+    u = new URL(url);
+  } catch {
+    return null;
+  }
+  const host = u.hostname.replace(/^(www|export)\./, "");
+  if (u.protocol !== "https:" && u.protocol !== "http:") return null;
+  if (host !== "arxiv.org" && host !== "alphaxiv.org") return null;
+  if (!/^\/(abs|pdf|html|format|overview)\//.test(u.pathname)) return null;
+  const parsed = parseArxivId(u.origin + u.pathname);
+  return parsed ? { arxiv_id: parsed.id, version: parsed.version } : null;
 }
 
 function readJsonLd(doc) {
@@ -436,6 +486,35 @@ function describeMeta(entry, doc) {
   };
 }
 
+/** arXiv's HTML view: title, authors (each name before its affiliation), abstract, the body. */
+function describeArxivHtml(entry) {
+  const article = entry.element;
+  const titleEl = article.querySelector(".ltx_title_document");
+  const authors = Array.from(article.querySelectorAll(".ltx_authors .ltx_personname")).map((p) => {
+    let name = "";
+    for (let n = p.firstChild; n && !(n.nodeType === 1 && n.localName === "br"); n = n.nextSibling) {
+      name += n.textContent;
+    }
+    return normalizeText(name);
+  }).filter(Boolean);
+  const abstractEl = article.querySelector(".ltx_abstract > .ltx_p, .ltx_abstract p");
+  return fromFieldElements(titleEl, abstractEl, authors, { body: article });
+}
+
+/** An arXiv page's paper read from its title and abstract elements and its author names. */
+function fromFieldElements(titleEl, abstractEl, authors, moreFields = {}) {
+  return {
+    title: titleEl ? fieldText(titleEl) : "",
+    authors,
+    authors_more: 0,
+    abstract: abstractEl ? fieldText(abstractEl) : "",
+    published: null,
+    affiliations: [],
+    topics: [],
+    fields: { title: titleEl, abstract: abstractEl, ...moreFields },
+  };
+}
+
 function describeArxivList(entry) {
   const dd = entry.element;
   let titleEl = null;
@@ -448,16 +527,7 @@ function describeArxivList(entry) {
   }
   const abstractEl = dd.querySelector("p");
   const authors = authorsEl ? Array.from(authorsEl.querySelectorAll("a")).map((a) => fieldText(a)).filter(Boolean) : [];
-  return {
-    title: titleEl ? fieldText(titleEl) : "",
-    authors,
-    authors_more: 0,
-    abstract: abstractEl ? fieldText(abstractEl) : "",
-    published: null,
-    affiliations: [],
-    topics: [],
-    fields: { title: titleEl, abstract: abstractEl },
-  };
+  return fromFieldElements(titleEl, abstractEl, authors);
 }
 
 /**
@@ -470,6 +540,7 @@ export function describePaper(entry, doc = entry.element.ownerDocument) {
   if (entry.kind === "jsonld") d = describeJsonLd(entry);
   else if (entry.kind === "meta") d = describeMeta(entry, doc);
   else if (entry.kind === "arxiv-list") d = describeArxivList(entry);
+  else if (entry.kind === "arxiv-html") d = describeArxivHtml(entry);
   else d = describeLinked(entry, doc);
   return {
     arxiv_id: entry.arxiv_id || null,

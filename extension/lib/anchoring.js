@@ -36,9 +36,11 @@
  *                it is missing).
  * On a tie, the match that ends first wins (for the ends of a long quote too).
  *
- * The string functions are pure. The DOM helpers (textModel, paint) only use standard DOM calls,
+ * The fuzzy search is lib/approx.js (Myers' bit-parallel algorithm). The string functions are pure. The DOM helpers (textModel, paint) only use standard DOM calls,
  * no chrome.*, so they run under linkedom in node tests too.
  */
+
+import { approximateMatches, editDistance } from "./approx.js";
 
 export const CONTEXT_CHARS = 64;
 
@@ -144,68 +146,6 @@ function occurrences(text, exact) {
   return found;
 }
 
-/** Levenshtein distance with an early exit once it exceeds `max`. */
-function editDistance(a, b, max = Infinity) {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prev = new Array(b.length + 1);
-  let cur = new Array(b.length + 1);
-  for (let j = 0; j <= b.length; j++) prev[j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    cur[0] = i;
-    let rowMin = cur[0];
-    const ca = a.charCodeAt(i - 1);
-    for (let j = 1; j <= b.length; j++) {
-      const cost = ca === b.charCodeAt(j - 1) ? 0 : 1;
-      cur[j] = Math.min(prev[j - 1] + cost, prev[j] + 1, cur[j - 1] + 1);
-      if (cur[j] < rowMin) rowMin = cur[j];
-    }
-    if (rowMin > max) return max + 1;
-    [prev, cur] = [cur, prev];
-  }
-  return prev[b.length];
-}
-
-/**
- * Approximate substring search (Sellers): the places where `pattern` occurs in `text` with the
- * fewest edits (at most maxErrors): every end reaching that number, with the earliest start that
- * does. Returns [{start, end, errors}] in text order.
- */
-function approximateMatches(text, pattern, maxErrors) {
-  const m = pattern.length;
-  let prev = new Array(m + 1);
-  let cur = new Array(m + 1);
-  for (let i = 0; i <= m; i++) prev[i] = i;
-  let fewest = maxErrors + 1;
-  let ends = [];
-  for (let j = 1; j <= text.length; j++) {
-    cur[0] = 0;
-    const tc = text.charCodeAt(j - 1);
-    for (let i = 1; i <= m; i++) {
-      const cost = pattern.charCodeAt(i - 1) === tc ? 0 : 1;
-      cur[i] = Math.min(prev[i - 1] + cost, prev[i] + 1, cur[i - 1] + 1);
-    }
-    if (cur[m] < fewest) {
-      fewest = cur[m];
-      ends = [j];
-    } else if (cur[m] === fewest) {
-      ends.push(j);
-    }
-    [prev, cur] = [cur, prev];
-  }
-  if (fewest > maxErrors) return [];
-  return ends.map((end) => {
-    // Any start reaching `fewest` edits lies within maxErrors of end - m; the first one wins.
-    let start = end;
-    for (let s = Math.max(0, end - m - maxErrors); s < end; s++) {
-      if (editDistance(text.slice(s, end), pattern, fewest) === fewest) {
-        start = s;
-        break;
-      }
-    }
-    return { start, end, errors: fewest };
-  });
-}
-
 function nearest(matches, hint) {
   let found = null;
   for (const match of matches) {
@@ -225,7 +165,7 @@ function longQuoteMatches(text, exact, hint) {
   const end = head.start + tail.end;
   if (end - head.start < exact.length * 0.75 || end - head.start > exact.length * 1.25) return [];
   const maxErrors = Math.floor(exact.length / 4);
-  const errors = editDistance(text.slice(head.start, end), exact, maxErrors);
+  const errors = editDistance(exact, text.slice(head.start, end));
   return errors <= maxErrors ? [{ start: head.start, end, errors }] : [];
 }
 
@@ -270,7 +210,18 @@ export function anchor(text, sel) {
  * visually hidden "Title:"/"Abstract:" label; KaTeX repeats each formula as TeX annotation and as
  * an aria-hidden rendering, of which the MathML text alone is kept. */
 const SKIP_SELECTOR =
-  'script, style, noscript, template, annotation, [aria-hidden="true"], [data-papershelf-ui], .descriptor';
+  'script, style, noscript, template, annotation, annotation-xml, [aria-hidden="true"], [data-papershelf-ui], .descriptor';
+
+/** A formula whose TeX source is in `alttext` (LaTeXML, arXiv's HTML papers): one unit of text,
+ * read as `$<alttext>$`, so that a quote keeps the formula as TeX and not as its glyphs. */
+function isTexMath(node) {
+  return node.localName === "math" && node.hasAttribute("alttext");
+}
+
+/** The text a TeX formula stands for in a field: `$…$`, its whitespace folded. */
+export function mathText(node) {
+  return `$${normalizeText(node.getAttribute("alttext"))}$`;
+}
 
 const TEXT_NODE = 3;
 const ELEMENT_NODE = 1;
@@ -278,7 +229,10 @@ const ELEMENT_NODE = 1;
 function collectTextNodes(root, out) {
   for (let n = root.firstChild; n; n = n.nextSibling) {
     if (n.nodeType === TEXT_NODE) out.push(n);
-    else if (n.nodeType === ELEMENT_NODE && !n.matches(SKIP_SELECTOR)) collectTextNodes(n, out);
+    else if (n.nodeType === ELEMENT_NODE && !n.matches(SKIP_SELECTOR)) {
+      if (isTexMath(n)) out.push(n);
+      else collectTextNodes(n, out);
+    }
   }
   return out;
 }
@@ -295,7 +249,8 @@ function isSpace(code) {
 
 /**
  * The normalized text of `root` and, for each UTF-16 unit of it, the text node and offset it
- * came from: {text, nodes, nodeOf: Int32Array, offsetOf: Int32Array}.
+ * came from: {text, nodes, nodeOf: Int32Array, offsetOf: Int32Array}. A TeX formula is one of
+ * `nodes` (the math element), each unit of its `$…$` at offset -1.
  */
 export function textModel(root) {
   const nodes = collectTextNodes(root, []);
@@ -304,6 +259,22 @@ export function textModel(root) {
   const offsetOf = [];
   let pendingSpace = null; // [nodeIndex, offset] of the first whitespace of a run
   for (let k = 0; k < nodes.length; k++) {
+    if (nodes[k].nodeType === ELEMENT_NODE) {
+      if (pendingSpace) {
+        chars.push(" ");
+        nodeOf.push(pendingSpace[0]);
+        offsetOf.push(pendingSpace[1]);
+        pendingSpace = null;
+      }
+      for (const c of mathText(nodes[k])) {
+        for (let u = 0; u < c.length; u++) {
+          chars.push(c[u]);
+          nodeOf.push(k);
+          offsetOf.push(-1);
+        }
+      }
+      continue;
+    }
     const raw = nodes[k].data;
     const data = raw.normalize("NFC");
     const exactMap = data.length === raw.length;
@@ -335,24 +306,39 @@ export function fieldText(root) {
 
 /**
  * Normalized offsets [start, end) of a DOM Range inside `root`, or null when the range does not
- * cover any of root's field text. Uses Range.comparePoint (browsers).
+ * cover any of root's field text. Uses Range.comparePoint and Range.intersectsNode (browsers).
+ *
+ * Each unit of the model lies before the range, in it, or after it, in that order along the
+ * text: two binary searches find where the range starts and ends (a paper's body has 100,000
+ * units; a selection must not cost one DOM call per unit).
  */
 export function offsetsFromRange(model, range) {
-  let start = -1;
-  let end = -1;
   const { nodes, nodeOf, offsetOf } = model;
-  for (let i = 0; i < nodeOf.length; i++) {
+  // -1: before the range, 0: in it, 1: after it. A unit is in it when its start point lies in
+  // [range.start, range.end); a formula is in it when the range touches any of it.
+  const side = (i) => {
     const node = nodes[nodeOf[i]];
-    // A unit is selected when its start point lies in [range.start, range.end).
-    const before = range.comparePoint(node, offsetOf[i]);
-    if (before < 0) continue;
-    if (before > 0) break;
-    const isEnd = node === range.endContainer && offsetOf[i] >= range.endOffset;
-    if (isEnd) break;
-    if (start < 0) start = i;
-    end = i + 1;
-  }
-  if (start < 0) return null;
+    if (offsetOf[i] < 0) {
+      if (range.intersectsNode(node)) return 0;
+      return range.comparePoint(node, 0) > 0 ? 1 : -1;
+    }
+    const where = range.comparePoint(node, offsetOf[i]);
+    if (where !== 0) return where;
+    return node === range.endContainer && offsetOf[i] >= range.endOffset ? 1 : 0;
+  };
+  const firstWith = (pred) => {
+    let lo = 0;
+    let hi = nodeOf.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (pred(side(mid))) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  };
+  let start = firstWith((s) => s >= 0);
+  let end = firstWith((s) => s > 0);
+  if (start >= end) return null;
   // Selections often end on a trailing space: leave it out.
   while (end > start && model.text[end - 1] === " ") end--;
   while (start < end && model.text[start] === " ") start++;
@@ -367,7 +353,7 @@ function segmentsFor(model, start, end) {
     const off = model.offsetOf[i];
     const last = segs[segs.length - 1];
     if (last && last.node === node) last.to = off + 1;
-    else segs.push({ node, from: off, to: off + 1 });
+    else segs.push({ node, from: off, to: off + 1, whole: off < 0 });
   }
   // A folded whitespace run maps to its first character; the rest of the run is included when
   // it lies between two painted units of the same node.
@@ -393,8 +379,10 @@ export function paint(root, start, end, { id, color = "yellow", model = textMode
   const marks = [];
   for (const seg of segmentsFor(model, start, end)) {
     let node = seg.node;
-    if (seg.to < node.data.length) splitTextNode(node, seg.to);
-    if (seg.from > 0) node = splitTextNode(node, seg.from);
+    if (!seg.whole) {
+      if (seg.to < node.data.length) splitTextNode(node, seg.to);
+      if (seg.from > 0) node = splitTextNode(node, seg.from);
+    }
     const mark = doc.createElement("mark");
     mark.setAttribute("data-papershelf-highlight", String(id));
     mark.setAttribute("data-papershelf-color", color);

@@ -81,7 +81,8 @@ SETTINGS = (
     Setting("JSON_MAX_BYTES", MIB, "int", "largest JSON request body", "1 MiB"),
     Setting("IMPORT_MAX_BYTES", 50 * MIB, "int", "largest import file", "50 MiB"),
     Setting("AUTH_FAILURES_PER_MINUTE", 30, "int",
-            "wrong tokens from one address (this minute and the last) before its wrong tokens are answered 429; a valid token is never refused"),
+            "wrong tokens from one address (this minute and the last) before its wrong tokens "
+            "are answered 429; a valid token is never refused"),
     Setting("LIBRARY_UNDO_SECONDS", 8, "int",
             "seconds the library page offers Undo after a delete"),
     Setting("BIND", "127.0.0.1:8000", "str", "gunicorn (`papershelf.gunicorn_conf`): address"),

@@ -101,6 +101,12 @@ def _route_page(route):
             name = "arxiv_abs.html"
         elif url.path.startswith("/list/"):
             name = "arxiv_list.html"
+        elif url.path.startswith("/html/"):  # arXiv's HTML view: version 2 has small edits
+            name = "arxiv_html_v2.html" if url.path.rstrip("/").endswith("v2") else "arxiv_html_v1.html"
+        elif url.path.startswith("/pdf/"):
+            route.fulfill(status=200, content_type="application/pdf",
+                          body=(PAGES / "paper.pdf").read_bytes())
+            return
     if name and route.request.resource_type == "document":
         route.fulfill(status=200, content_type="text/html; charset=utf-8",
                       body=(PAGES / name).read_text())

@@ -55,6 +55,6 @@ def test_manifest_declares_the_contract(name):
     assert set(m["host_permissions"]) == {"http://127.0.0.1/*", "http://localhost/*"}
     assert set(m["content_scripts"][0]["matches"]) == {
         "https://www.alphaxiv.org/*", "https://alphaxiv.org/*",
-        "https://arxiv.org/abs/*", "https://arxiv.org/list/*"}
+        "https://arxiv.org/abs/*", "https://arxiv.org/list/*", "https://arxiv.org/html/*"}
     key = m["commands"]["save-focused-paper"]["suggested_key"]["default"]
     assert "+" in key and key.split("+")[0] in {"Alt", "Ctrl", "Command", "MacCtrl"}

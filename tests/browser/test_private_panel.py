@@ -449,7 +449,7 @@ def test_the_page_cannot_message_the_extension(connected):
 SENDERS = {
     "content": lambda ext: {"id": ext, "url": TOPIC_URL, "origin": "https://www.alphaxiv.org",
                             "frameId": 0, "tab": {"id": 1}},
-    "unlisted page": lambda ext: {"id": ext, "url": "https://arxiv.org/html/2603.30493",
+    "unlisted page": lambda ext: {"id": ext, "url": "https://arxiv.org/pdf/2603.30493",
                                   "origin": "https://arxiv.org", "frameId": 0, "tab": {"id": 1}},
     "sub-frame": lambda ext: {"id": ext, "url": TOPIC_URL, "origin": "https://www.alphaxiv.org",
                               "frameId": 3, "tab": {"id": 1}},

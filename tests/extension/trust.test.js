@@ -26,7 +26,7 @@ test("the extension's own pages are the extension; content scripts only on the m
 for (const [what, sender] of [
   ["another extension", { id: "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz", url: "chrome-extension://zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz/x.html" }],
   ["no sender", null],
-  ["a page the manifest does not list", contentScript("https://arxiv.org/html/2603.00001")],
+  ["a page the manifest does not list", contentScript("https://arxiv.org/pdf/2603.00001")],
   ["another site", contentScript("https://evil.example/arxiv.org/abs/1")],
   ["a look-alike host", contentScript("https://arxiv.org.evil.example/abs/1")],
   ["plain http", contentScript("http://arxiv.org/abs/1")],

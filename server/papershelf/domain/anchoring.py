@@ -82,6 +82,23 @@ def code_point_index(text: str, offset: int) -> int | None:
     return len(text) if units == offset else None
 
 
+def describe_range(text: str, start: int, end: int) -> dict:
+    """The selector of [start, end) (UTF-16 offsets) of normalized ``text``: the quote, up to
+    CONTEXT_CHARS units of context on each side (never half of a surrogate pair), the offsets.
+    (extension/lib/anchoring.js's describeRange; the offsets here must already fall between
+    characters.)"""
+    units = utf16_units(text)
+    pre = max(0, start - CONTEXT_CHARS)
+    pre += _splits_pair(units, pre)
+    post = min(len(units), end + CONTEXT_CHARS)
+    post -= _splits_pair(units, post)
+    def text_of(u: str) -> str:
+        return u.encode("utf-16-le", "surrogatepass").decode("utf-16-le")
+
+    return {"exact": text_of(units[start:end]), "prefix": text_of(units[pre:start]),
+            "suffix": text_of(units[end:post]), "start": start, "end": end}
+
+
 @dataclass(frozen=True)
 class Anchor:
     """Where a highlight lies: UTF-16 offsets in the normalized text, and the step that found it."""

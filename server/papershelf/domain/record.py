@@ -54,8 +54,13 @@ PAPER_RECORD = {
     "highlights": [],
 }
 NOTE_RECORD = ("id", "paper_id", "body", "created_at", "updated_at")
-HIGHLIGHT_RECORD = ("id", "paper_id", "field", "exact", "prefix", "suffix", "start", "end",
-                    "color", "comment", "created_at", "updated_at")
+HIGHLIGHT_RECORD = ("id", "paper_id", "field", "section", "exact", "prefix", "suffix", "start",
+                    "end", "color", "comment", "created_at", "updated_at")
+
+
+def provisional_title(arxiv_id: str) -> str:
+    """The title of a paper saved from its arXiv id alone, until arXiv answers with the real one."""
+    return f"arXiv:{arxiv_id}"
 
 
 def new_record(**fields) -> dict:

@@ -33,7 +33,9 @@ AUTHORS_MAX = 2000
 TAGS_MAX = 100
 TAG_LEN = 100
 LOOKUP_MAX = 1000
-HIGHLIGHT_FIELDS = ("abstract", "title")
+HIGHLIGHT_FIELDS = ("abstract", "title", "body")  # body: the full text of an arXiv HTML page
+SECTION_MAX = 300  # a body highlight's section: the heading it falls under
+OFFSET_MAX = 5_000_000  # a paper's full text, in UTF-16 units
 CITATION_KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_:.\-+/]{0,99}$")
 VENUE_MAX = 1000  # journal, booktitle, publisher
 NUMBER_MAX = 200  # volume, number, pages, edition
@@ -241,6 +243,20 @@ class PaperCreateSchema(PaperFieldsSchema):
     client_id = ClientId()
 
 
+class PaperSaveSchema(PaperCreateSchema):
+    """A save from a page or a tab: the title may be missing when an arXiv id is given (a PDF
+    tab); the paper then gets a provisional title that arXiv's answer replaces."""
+
+    title = fields.String(validate=validate.Length(min=1, max=TITLE_MAX), metadata={
+        "description": "required unless arxiv_id is given; without it the paper is titled "
+                       "arXiv:<id> until the arXiv API answers"})
+
+    @validates_schema
+    def title_or_arxiv_id(self, data, partial=None, **kwargs):
+        if not data.get("title") and not data.get("arxiv_id"):
+            raise ValidationError("A title is required (or an arXiv id).", field_name="title")
+
+
 class PaperPatchSchema(PaperFieldsSchema):
     citation_key = fields.String(validate=validate.Regexp(
         CITATION_KEY, error="A citation key is 1–100 of A–Z a–z 0–9 and _:.-+/ ."))
@@ -267,10 +283,12 @@ class HighlightInSchema(StrictSchema):
     exact = fields.String(required=True, validate=validate.Length(min=1, max=EXACT_MAX))
     prefix = fields.String(load_default="", validate=validate.Length(max=CONTEXT_MAX))
     suffix = fields.String(load_default="", validate=validate.Length(max=CONTEXT_MAX))
-    start = fields.Integer(required=True, validate=validate.Range(min=0, max=ABSTRACT_MAX * 2),
+    start = fields.Integer(required=True, validate=validate.Range(min=0, max=OFFSET_MAX),
                            metadata={"description": OFFSETS})
-    end = fields.Integer(required=True, validate=validate.Range(min=0, max=ABSTRACT_MAX * 2),
+    end = fields.Integer(required=True, validate=validate.Range(min=0, max=OFFSET_MAX),
                          metadata={"description": OFFSETS})
+    section = fields.String(load_default="", validate=validate.Length(max=SECTION_MAX), metadata={
+        "description": "for a body highlight: the heading of the section it falls under"})
     color = fields.String(load_default=palette.DEFAULT, validate=validate.OneOf(palette.NAMES))
     comment = fields.String(load_default="", validate=validate.Length(max=NOTE_MAX))
     client_id = ClientId()

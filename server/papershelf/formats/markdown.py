@@ -70,7 +70,11 @@ def _section(record: dict, abstract: bool) -> str:
     highlights = highlights_in_order(record)
     if highlights:
         out += ["", "### Highlights", ""]
+        section = ""
         for h in highlights:
+            if h.get("field") == "body" and (h.get("section") or "") != section:
+                section = h.get("section") or ""  # the full text's highlights, by section
+                out += [f"*{escape_inline(section)}*" if section else "*Full text*", ""]
             out.append(_quote(h.get("exact") or ""))
             if h.get("comment"):
                 out.append(">")

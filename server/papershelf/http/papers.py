@@ -6,10 +6,10 @@ from papershelf.http import current_user, doc, json_body, query_args
 from papershelf.http.schemas import (
     LookupResultSchema,
     LookupSchema,
-    PaperCreateSchema,
     PaperPageSchema,
     PaperPatchSchema,
     PaperQuerySchema,
+    PaperSaveSchema,
     PaperSchema,
 )
 from papershelf.services import listing, page_lookup, papers
@@ -18,7 +18,7 @@ from papershelf.settings import enrichment_enabled
 bp = Blueprint("api_papers", __name__, url_prefix="/api")
 
 # Built once: marshmallow schemas are reusable and costly to build per request.
-PAPER_CREATE_SCHEMA = PaperCreateSchema()
+PAPER_SAVE_SCHEMA = PaperSaveSchema()
 PAPER_QUERY_SCHEMA = PaperQuerySchema()
 LOOKUP_SCHEMA = LookupSchema()
 PAPER_PATCH_SCHEMA = PaperPatchSchema()
@@ -31,10 +31,10 @@ def _wake_enrichment():
 
 
 @bp.post("/papers")
-@doc(summary="Save a paper (201 new, 200 already saved and merged)", body=PaperCreateSchema,
+@doc(summary="Save a paper (201 new, 200 already saved and merged)", body=PaperSaveSchema,
      responses={201: PaperSchema, 200: PaperSchema})
 def create_paper():
-    data = json_body(PAPER_CREATE_SCHEMA)
+    data = json_body(PAPER_SAVE_SCHEMA)
     paper, created = papers.save_paper(
         current_user(), data, enrich=enrichment_enabled(current_app.config))
     if paper.enrichment == "pending":

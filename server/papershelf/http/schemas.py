@@ -16,6 +16,7 @@ from papershelf.domain.validation import (  # noqa: F401 - the request bodies, f
     NoteInSchema,
     PaperCreateSchema,
     PaperPatchSchema,
+    PaperSaveSchema,
     StrictSchema,
 )
 
@@ -52,7 +53,8 @@ _INTEGER_FIELDS = {"id", "paper_id", "start", "end"}
 _READ_ONLY = {"id", "paper_id", "created_at", "updated_at"}
 
 
-_DESCRIPTIONS = {"start": OFFSETS, "end": OFFSETS}
+_DESCRIPTIONS = {"start": OFFSETS, "end": OFFSETS,
+                 "section": "for a body highlight: the heading of the section it falls under"}
 
 
 def _record_schema(name: str, field_names: tuple):

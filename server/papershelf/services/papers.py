@@ -11,6 +11,7 @@ from papershelf.domain.merge import (
     page_save_changes,
     titles_compatible,
 )
+from papershelf.domain.record import provisional_title
 from papershelf.services import citekeys, enrichment, search
 from papershelf.store import papers as queries
 from papershelf.store import records
@@ -138,6 +139,8 @@ def _save(user, data, fields, tags, enrich, find) -> tuple[Paper, bool]:
             paper.save()
             search.reindex(paper)
         return paper, False
+    if not fields.get("title"):  # saved from its arXiv id alone: arXiv's answer titles it
+        fields["title"] = provisional_title(fields["arxiv_id"])
     now = utcnow()
     paper = Paper(user=user, client_id=data.get("client_id"), created_at=now, updated_at=now,
                   **fields)

@@ -236,7 +236,8 @@ def _valid_highlight(h: dict) -> dict | None:
     fields, or None."""
     if not isinstance(h, dict):
         return None
-    data = {k: h[k] for k in ("field", "exact", "start", "end", "comment") if h.get(k) is not None}
+    data = {k: h[k] for k in ("field", "section", "exact", "start", "end", "comment")
+            if h.get(k) is not None}
     for side in ("prefix", "suffix"):
         data[side] = str(h.get(side) or "")[:CONTEXT_MAX]
     data["color"] = h.get("color") if h.get("color") in palette.NAMES else palette.DEFAULT

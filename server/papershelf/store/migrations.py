@@ -14,7 +14,7 @@ from papershelf.store.db import StoreError, db, is_postgres, is_sqlite
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 
 def _create_search_index() -> None:
@@ -129,6 +129,12 @@ def _sessions_in_the_store() -> None:
     db.create_tables([models.WebSession, models.AuthFailure], safe=True)
 
 
+def _highlight_sections() -> None:
+    """Body highlights (the full text of an arXiv HTML page) say which section they fall under."""
+    if "section" not in {c.name for c in db.get_columns("highlight")}:
+        db.execute_sql("ALTER TABLE highlight ADD COLUMN section VARCHAR(300) NOT NULL DEFAULT ''")
+
+
 MIGRATIONS: dict = {
     # 2: PostgreSQL search documents stored inline (rows move as they are next written).
     2: _search_documents_inline,
@@ -141,6 +147,8 @@ MIGRATIONS: dict = {
     5: _key_formulas,
     # 6: library-page sessions in the store (signing out ends them); the shared sign-in brake.
     6: _sessions_in_the_store,
+    # 7: a highlight's section (body highlights on arXiv HTML pages).
+    7: _highlight_sections,
 }
 
 

@@ -164,6 +164,7 @@ class Highlight(Annotation):
     end = IntegerField()
     color = CharField(max_length=16, default=palette.DEFAULT)
     comment = TextField(default="")
+    section = CharField(max_length=300, default="")  # body: the heading it falls under
 
 
 class Feed(BaseModel):

@@ -276,5 +276,19 @@ def paper_page(paper_id):
     return render_template(
         "paper.html", p=rec, title=title, abstract=abstract, numbers=numbers,
         numbered=numbered, orphaned=title.orphaned + abstract.orphaned, notes=notes,
-        links=_links(rec),
+        links=_links(rec), full_text=_full_text_sections(rec, by_field.get("body", [])),
     )
+
+
+def _full_text_sections(rec: dict, highlights: list[dict]) -> list[dict]:
+    """The highlights made in the paper's full text (arXiv's HTML view), in reading order, by the
+    section they fall under: [{"section", "highlights": [{…, "link"}]}]. Each links to the HTML
+    page at that highlight (the extension scrolls to ``#papershelf-highlight=<id>``)."""
+    groups: list[dict] = []
+    base = f"https://arxiv.org/html/{rec['arxiv_id']}" if rec.get("arxiv_id") else None
+    for h in sorted(highlights, key=lambda h: (h["start"], h["id"])):
+        if not groups or groups[-1]["section"] != h.get("section", ""):
+            groups.append({"section": h.get("section", ""), "highlights": []})
+        link = f"{base}#papershelf-highlight={h['id']}" if base else None
+        groups[-1]["highlights"].append({**h, "link": link})
+    return groups
