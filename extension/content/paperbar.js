@@ -44,10 +44,12 @@ export function mountBar(entry, key) {
   bar.addEventListener("click", onBarClick);
   // At the end of the entry, unless it ends in a long block (a detail panel's abstract): then
   // just before it, so that the controls stay next to the paper's links, in view.
-  // A whole paper (arXiv's HTML view): under its title, where the reader starts.
+  // A whole paper (arXiv's HTML view): under its title, where the reader starts (without one, at
+  // the article's top).
   const last = element.lastElementChild;
   const heading = entry.kind === "arxiv-html" ? element.querySelector(":scope > h1") : null;
   if (heading) heading.after(bar);
+  else if (entry.kind === "arxiv-html") element.prepend(bar); // no title: at its top
   else if (last && last.textContent.length > 400) element.insertBefore(bar, last);
   else element.appendChild(bar);
   state.decorated.set(element, { entry, key, bar, fields: null });

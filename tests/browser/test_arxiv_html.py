@@ -28,11 +28,11 @@ def open_article(context, url):
 
 
 def select(page, start_quote, end_quote=None):
-    """Select from `start_quote` to the end of `end_quote` (default: the same) in the article's
+    """Select from `start_quote` to the end of `end_quote` (default: the same) in the paper's
     text (a real DOM selection, which may span a formula), then a trusted mouseup where it ends."""
     page.evaluate(
         """([a, b]) => {
-            const article = document.querySelector('article');
+            const article = document.querySelector('[data-papershelf-paper]');
             const walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT);
             let start = null, end = null;
             for (let n = walker.nextNode(); n; n = walker.nextNode()) {
@@ -188,3 +188,40 @@ def test_the_keyboard_command_without_a_tab_it_may_read_saves_nothing(connected)
     page.bring_to_front()
     assert sw.evaluate("() => papershelf.commands['save-focused-paper']()") is None
     assert server.papers() == []
+
+
+# An older LaTeXML page (hand-written after real ones): `div.ltx_document`, `div.ltx_section`, no
+# document title. The paper is found, its bar is at its top, a highlight gets its div section.
+OLD_LATEXML = """<html><head><title>Old</title></head><body><div class="ltx_page_main">
+<div class="ltx_page_content"><div class="ltx_document">
+ <div class="ltx_abstract"><h6 class="ltx_title ltx_title_abstract">Abstract</h6>
+  <p class="ltx_p">We align two made-up resources.</p></div>
+ <div class="ltx_section" id="S1"><h2 class="ltx_title ltx_title_section">
+  <span class="ltx_tag ltx_tag_section">1</span> Introduction</h2>
+  <div class="ltx_para"><p class="ltx_p">
+   Lexical resources are repositories of machine-readable knowledge, and
+   <math alttext="\\theta" class="ltx_Math" display="inline"><mi>θ</mi></math>
+   is a threshold.</p></div>
+ </div></div></div></div></body></html>"""
+
+
+def test_an_older_latexml_page_without_a_title(connected):
+    context, _sw, server = connected
+    page = context.new_page()
+    page.route("https://arxiv.org/html/**", lambda route: route.fulfill(
+        status=200, content_type="text/html; charset=utf-8", body=OLD_LATEXML))
+    page.goto(f"https://arxiv.org/html/{AID}v1")
+    page.wait_for_selector(f'div.ltx_document[data-papershelf-paper="{AID}"] [data-papershelf-action="save"]')
+    assert page.evaluate("() => document.querySelector('.ltx_document').firstElementChild"
+                         ".hasAttribute('data-papershelf-ui')"), "no title: the bar is at the top"
+    page.locator('[data-papershelf-action="save"]').click()
+    wait_saved(page, AID)
+    (p,) = server.papers()
+    assert p["abstract"] == "We align two made-up resources."
+    highlight(page, "repositories of machine-readable", "is a threshold")
+    (exact,) = stored_highlights(server)
+    assert exact == "repositories of machine-readable knowledge, and $\\theta$ is a threshold"
+    assert stored_highlights(server)[exact]["section"] == "1 Introduction"
+    page.reload()
+    page.wait_for_selector("mark[data-papershelf-highlight]")
+

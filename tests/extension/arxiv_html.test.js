@@ -94,3 +94,93 @@ test("a tab's paper from its URL alone: abstract, PDF, HTML, alphaXiv; not a lis
   assert.equal(paperFromUrl("https://arxiv.org.evil.example/pdf/2603.30493"), null);
   assert.equal(paperFromUrl("not a url"), null);
 });
+
+// Shapes met in real LaTeXML output (hand-written here, after the structures of real pages):
+// an older converter's `div.ltx_document` with `div.ltx_section`/`div.ltx_paragraph`, pretty-printed
+// formulas; an abstract of several paragraphs; one \author holding several names with marks.
+const OLD_LATEXML = `<html><head><title>An older conversion</title></head><body>
+<div class="ltx_page_main"><div class="ltx_page_content">
+ <div class="ltx_document ltx_authors_1line">
+  <div class="ltx_abstract">
+   <h6 class="ltx_title ltx_title_abstract">
+    Abstract
+   </h6>
+   <p class="ltx_p">
+    We align two made-up resources.
+   </p>
+  </div>
+  <div class="ltx_section" id="S2">
+   <h2 class="ltx_title ltx_title_section">
+    <span class="ltx_tag ltx_tag_section">
+     2
+    </span>
+    Alignment
+   </h2>
+   <div class="ltx_paragraph" id="S2.P1">
+    <h5 class="ltx_title ltx_title_paragraph">
+     Algorithm.
+    </h5>
+    <div class="ltx_para" id="S2.P1.p1">
+     <p class="ltx_p" id="in-paragraph">
+      the threshold
+      <math alttext="\\theta" class="ltx_Math" display="inline">
+       <mi>
+        θ
+       </mi>
+      </math>
+      , and the weight
+     </p>
+    </div>
+   </div>
+   <div class="ltx_subsection" id="S2.SS1">
+    <h3 class="ltx_title ltx_title_subsection">
+     <span class="ltx_tag ltx_tag_subsection">2.1</span>
+     Similarity
+    </h3>
+    <div class="ltx_para"><p class="ltx_p" id="in-subsection">Two components.</p></div>
+   </div>
+  </div>
+ </div>
+</div></div></body></html>`;
+
+test("older LaTeXML: a div.ltx_document is the paper, and div sections name a point's section", () => {
+  const doc = htmlDocument(OLD_LATEXML, "https://arxiv.org/html/2603.00002v1");
+  const entries = findPaperElements(doc);
+  assert.equal(entries.length, 1);
+  assert.equal(entries[0].element.className, "ltx_document ltx_authors_1line");
+  const p = describePaper(entries[0], doc);
+  assert.equal(p.abstract, "We align two made-up resources.");
+  const body = p.fields.body;
+  assert.equal(sectionOf(doc.getElementById("in-paragraph").firstChild, body), "Algorithm.");
+  assert.equal(sectionOf(doc.getElementById("in-subsection"), body), "2.1 Similarity");
+  assert.match(fieldText(body), /Algorithm\. the threshold \$\\theta\$ , and the weight 2\.1 Similarity/);
+});
+
+const ONE_LINE_AUTHORS = `<html><body><div class="ltx_page_content">
+<article class="ltx_document ltx_authors_1line">
+ <h1 class="ltx_title ltx_title_document">A Paper</h1>
+ <div class="ltx_authors"><span class="ltx_creator ltx_role_author">
+  <span class="ltx_personname">Ada Lovelace <span class="ltx_text"><sup class="ltx_sup">1</sup></span>
+   <span class="ltx_text"><sup class="ltx_sup">*</sup></span>, Charles Babbage <span class="ltx_text"><sup class="ltx_sup">2,</sup></span>
+   and Mary Somerville<br class="ltx_break"/>An Institute</span></span>
+  <span class="ltx_creator ltx_role_author"><span class="ltx_personname">John Smith, Jr.</span></span></div>
+ <div class="ltx_abstract"><h6 class="ltx_title ltx_title_abstract">Abstract</h6>
+  <p class="ltx_p">First paragraph.</p>
+  <p class="ltx_p">Second   paragraph, with <math alttext="k" class="ltx_Math"><mi>k</mi></math>.</p></div>
+ <section class="ltx_section"><h2 class="ltx_title ltx_title_section">1 Intro</h2><p class="ltx_p">Text.</p></section>
+</article></div></body></html>`;
+
+test("authors: marks dropped, several names in one \\author split, 'Smith, Jr.' kept whole", () => {
+  const doc = htmlDocument(ONE_LINE_AUTHORS, "https://arxiv.org/html/2603.00004v1");
+  const p = describePaper(findPaperElements(doc)[0], doc);
+  assert.deepEqual(p.authors, ["Ada Lovelace", "Charles Babbage", "Mary Somerville", "John Smith, Jr."]);
+});
+
+test("an abstract of several paragraphs is saved whole; its field is the first, a prefix of it", () => {
+  const doc = htmlDocument(ONE_LINE_AUTHORS, "https://arxiv.org/html/2603.00004v1");
+  const p = describePaper(findPaperElements(doc)[0], doc);
+  assert.equal(p.abstract, "First paragraph. Second paragraph, with $k$.");
+  assert.equal(fieldText(p.fields.abstract), "First paragraph.");
+  assert.ok(p.abstract.startsWith(fieldText(p.fields.abstract)), "offsets in the field hold in the saved text");
+  assert.equal(sectionOf(doc.querySelectorAll(".ltx_abstract .ltx_p")[1], p.fields.body), "Abstract");
+});
