@@ -11,7 +11,7 @@ from papershelf.domain.merge import (
     page_save_changes,
     titles_compatible,
 )
-from papershelf.services import citekeys, enrichment, search
+from papershelf.services import citekeys, enrichment, groups, search
 from papershelf.store import papers as queries
 from papershelf.store import records
 from papershelf.store.db import is_transient, run_write, violated_index, write_transaction
@@ -121,11 +121,19 @@ def save_paper(user: User, data: dict, *, enrich: bool = False,
     data = dict(data)
     _default_url(data)
     tags = data.pop("tags", None)
+    shared_to = data.pop("groups", None)
     fields = {k: v for k, v in data.items() if k in PAGE_FIELDS}
     # On PostgreSQL saves are not serialized: another save may create the same paper between
     # our look and our insert, and the unique index refuses ours. Looked at again, the paper is
     # found and merged.
-    return with_retries(lambda: _save(user, data, fields, tags, enrich, find))
+    return with_retries(lambda: _shared(user, _save(user, data, fields, tags, enrich, find),
+                                        shared_to))
+
+
+def _shared(user: User, saved: tuple[Paper, bool], group_ids) -> tuple[Paper, bool]:
+    if group_ids:
+        groups.share(user, saved[0], group_ids, replace=False)
+    return saved
 
 
 def _save(user, data, fields, tags, enrich, find) -> tuple[Paper, bool]:
@@ -179,6 +187,9 @@ def _update_paper(user: User, paper_id: int, data: dict, enrich: bool) -> Paper:
         raise NotFound("no such paper")
     paper = get_paper(user, paper_id)
     tags = data.pop("tags", None)
+    shared_to = data.pop("groups", None)
+    if shared_to is not None:
+        groups.share(user, paper, shared_to, replace=True)
     if "citation_key" in data and data["citation_key"] != paper.citation_key:
         owner = queries.citation_key_owner(user.id, data["citation_key"])
         if owner is not None and owner != paper.id:

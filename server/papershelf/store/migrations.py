@@ -14,7 +14,7 @@ from papershelf.store.db import StoreError, db, is_postgres, is_sqlite
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 8
 
 
 def _create_search_index() -> None:
@@ -124,6 +124,20 @@ def _key_formulas() -> None:
                    f"WHERE edited_fields LIKE {db.param}", ('%"citation_key"%',))
 
 
+def _teams() -> None:
+    """Groups, their members and the papers shared to them; a token's expiry; a feed of a
+    group's shelf; the store-wide clock that spaces arXiv calls. Idempotent."""
+    db.create_tables([models.Group, models.GroupMember, models.PaperShare, models.ArxivClock],
+                     safe=True)
+    if "expires_at" not in {c.name for c in db.get_columns("api_token")}:
+        timestamp = "TIMESTAMP" if is_postgres() else "DATETIME"
+        db.execute_sql(f"ALTER TABLE api_token ADD COLUMN expires_at {timestamp}")
+    if "group_id" not in {c.name for c in db.get_columns("feed")}:
+        db.execute_sql("ALTER TABLE feed ADD COLUMN group_id INTEGER"
+                       " REFERENCES user_group (id) ON DELETE CASCADE")
+        db.execute_sql("CREATE INDEX IF NOT EXISTS feed_group_id ON feed (group_id)")
+
+
 MIGRATIONS: dict = {
     # 2: PostgreSQL search documents stored inline (rows move as they are next written).
     2: _search_documents_inline,
@@ -134,6 +148,9 @@ MIGRATIONS: dict = {
     4: _works_beyond_arxiv,
     # 5: key formulas; pinned and fixed keys; the index a feed's version reads.
     5: _key_formulas,
+    # 6, 7: reserved for changes made in parallel (a store skips a number this papershelf lacks).
+    # 8: groups, members and shared papers; token expiry; group feeds; the arXiv clock.
+    8: _teams,
 }
 
 
@@ -155,6 +172,8 @@ def init_schema() -> int:
             return SCHEMA_VERSION
         for version in range(current + 1, SCHEMA_VERSION + 1):
             log.info("migrating the store to schema version %s", version)
-            MIGRATIONS[version]()
+            migrate = MIGRATIONS.get(version)
+            if migrate is not None:
+                migrate()
             db.execute_sql(f"INSERT INTO schema_version (version) VALUES ({version})")
     return SCHEMA_VERSION
