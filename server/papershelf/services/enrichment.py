@@ -18,8 +18,8 @@ first version's date, the latest version). Fields taken from arXiv are listed in
 Calls are spaced by ``ARXIV_MIN_INTERVAL`` seconds (arXiv asks for one every 3 s) with one
 limiter per arXiv host for the whole process and, across processes and hosts, the store's
 clock row for that host (``store.locks.reserve_call``: a call takes the slot under the row's
-lock, and the next may start ``ARXIV_MIN_INTERVAL`` after it ended); 5xx answers and network errors are retried with
-exponential backoff, ``ARXIV_MAX_ATTEMPTS`` times, before the paper is marked failed.
+lock, and the next may start ``ARXIV_MIN_INTERVAL`` after it ended); 5xx answers and network
+errors are retried with exponential backoff, ``ARXIV_MAX_ATTEMPTS`` times, before the paper is marked failed.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from papershelf.services import citekeys, enrichment, groups, search
 from papershelf.store import papers as queries
 from papershelf.store import records
 from papershelf.store.db import is_transient, run_write, violated_index, write_transaction
-from papershelf.store.models import Paper, PaperTag, Tag, User, utcnow
+from papershelf.store.models import Paper, PaperTag, User, utcnow
 
 SAVE_ATTEMPTS = 5
 

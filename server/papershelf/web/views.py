@@ -24,7 +24,7 @@ from papershelf.domain.errors import Invalid, NotFound
 from papershelf.formats import FORMATS
 from papershelf.http.schemas import PaperQuerySchema
 from papershelf.http.security import check_same_origin, session_user
-from papershelf.services import auth, feeds, listing, papers, search
+from papershelf.services import auth, feeds, groups, listing, papers, search
 from papershelf.web import render
 
 bp = Blueprint("web", __name__)
@@ -254,8 +254,41 @@ def paper_page(paper_id):
     numbered = title.placed + abstract.placed
     numbers = {h["id"]: i for i, h in enumerate(numbered, 1)}
     notes = [{"rec": n, "html": render.render_markdown(n["body"])} for n in rec["notes"]]
+    shared = {g["id"] for g in groups.paper_groups(g.user, paper.id)}
     return render_template(
         "paper.html", p=rec, title=title, abstract=abstract, numbers=numbers,
         numbered=numbered, orphaned=title.orphaned + abstract.orphaned, notes=notes,
         links=_links(rec),
+        my_groups=[{**grp, "shared": grp["id"] in shared} for grp in groups.list_groups(g.user)],
     )
+
+
+# ---- teams: tokens and groups --------------------------------------------------------------
+
+
+@bp.get("/tokens")
+@signed_in
+def tokens_page():
+    """The user's API tokens: name, created, last used, expiry; a new one's secret once."""
+    return render_template("tokens.html",
+                           tokens=[auth.token_record(t) for t in auth.list_tokens(g.user)])
+
+
+@bp.get("/groups")
+@signed_in
+def groups_page():
+    return render_template("groups.html", groups=groups.list_groups(g.user))
+
+
+@bp.get("/groups/<id:group_id>")
+@signed_in
+def group_page(group_id):
+    """A group's shelf: what members shared, who shared it, their notes and highlights."""
+    try:
+        found = groups.shelf(g.user, group_id)
+    except NotFound:
+        return render_template("missing.html", what="group"), 404
+    items = [{"rec": rec, "notes": [{**n, "html": render.render_markdown(n["body"])}
+                                    for n in rec["notes"]]} for rec in found["items"]]
+    return render_template("group.html", group=found["group"], items=items,
+                           export_formats=EXPORT_FORMATS)
