@@ -15,6 +15,7 @@ from papershelf.store.db import StoreError, db, is_postgres, is_sqlite
 log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 8
+SCHEMA_LOCK_KEY = 0x7061706572736863  # a single-key advisory lock, apart from every other
 
 
 def _create_search_index() -> None:
@@ -157,6 +158,11 @@ MIGRATIONS: dict = {
 def init_schema() -> int:
     """Create what is missing and migrate an older store forward. Returns the schema version."""
     with db.atomic():
+        if is_postgres():
+            # Several processes (gunicorn workers, hosts) start on one new store at once: one
+            # creates or migrates it, the others wait and find it done (CREATE TABLE IF NOT
+            # EXISTS alone races: "duplicate key value violates pg_type_typname_nsp_index").
+            db.execute_sql("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK_KEY,))
         db.execute_sql("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
         row = db.execute_sql("SELECT MAX(version) FROM schema_version").fetchone()
         current = row[0] if row and row[0] is not None else 0
