@@ -209,3 +209,13 @@ def test_deleting_a_group_keeps_the_papers(client, alice, bob, lab, paper_data):
     assert client.delete(f"/api/groups/{lab}", headers=alice).status_code == 204
     assert client.get(f"/api/papers/{pid}", headers=alice).status_code == 200
     assert client.get("/api/groups", headers=bob).json["items"] == []
+
+
+def test_a_group_export_filters_by_any_sharers_tag(client, alice, bob, lab, paper_data):
+    client.post("/api/papers", json={**paper_data, "tags": ["rl"], "groups": [lab]}, headers=alice)
+    client.post("/api/papers", json={**paper_data, "arxiv_id": "2603.29002", "title": "Other",
+                                     "groups": [lab]}, headers=bob)
+    text = client.get(f"/api/export?group={lab}&tag=RL", headers=bob).get_data(as_text=True)
+    assert "2603.29001" in text and "2603.29002" not in text
+    r = client.get(f"/api/export?group={lab}&ids=1", headers=bob)
+    assert r.status_code == 422 and "ids" in r.json["error"]["fields"]

@@ -3,13 +3,13 @@ PostgreSQL database: one enriches at a time (the store's advisory lock, not a fi
 called at most once per interval across both, the other takes over when the first dies; and
 saves, edits, notes and group reads through both at once end without an error."""
 
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from papershelf.testing import ServerProcess, call
 from tests.fake_arxiv import FakeArxiv
+from tests.test_enrichment import wait_for
 
 INTERVAL = 0.5  # ARXIV_MIN_INTERVAL here: arXiv's 3 s, scaled down
 ENRICHES = "this process runs arXiv enrichment"
@@ -19,15 +19,6 @@ ENRICHES = "this process runs arXiv enrichment"
 def fake():
     with FakeArxiv(generate=r"2601\.1\d{4}") as server:
         yield server
-
-
-def _wait_for(predicate, timeout=40.0, step=0.1):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(step)
-    return predicate()
 
 
 @pytest.fixture
@@ -60,7 +51,7 @@ def test_one_enricher_and_one_arxiv_interval_across_two_hosts(two_hosts, fake):
                          {"arxiv_id": arxiv_id, "title": arxiv_id, "authors": ["A"]})
         assert status == 201
         if n % 20 == 19:
-            assert _wait_for(lambda k=n + 1: _states(first, token).count("done") == k)
+            assert wait_for(lambda k=n + 1: _states(first, token).count("done") == k)
     assert [ENRICHES in s.output for s in (first, second)] == [True, False]
     calls = fake.requests
     assert sorted(i for c in calls for i in c.ids) == sorted(ids)
@@ -74,7 +65,7 @@ def test_one_enricher_and_one_arxiv_interval_across_two_hosts(two_hosts, fake):
     for arxiv_id in more:
         assert call(second.base, "POST", "/api/papers", token,
                     {"arxiv_id": arxiv_id, "title": arxiv_id})[0] == 201
-    assert _wait_for(lambda: _states(second, token).count("done") == 70, timeout=60), \
+    assert wait_for(lambda: _states(second, token).count("done") == 70, timeout=60), \
         second.output[-2000:]
     assert ENRICHES in second.output
 

@@ -9,16 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from peewee import fn
-
 from papershelf.domain.errors import Conflict, Forbidden, Invalid, NotFound
 from papershelf.formats import writer_for
-from papershelf.services import search
+from papershelf.services import listing
 from papershelf.store import groups as queries
-from papershelf.store import papers as paper_queries
 from papershelf.store import records
 from papershelf.store.db import write_transaction
-from papershelf.store.models import Group, Paper, PaperTag, Tag, User
+from papershelf.store.models import Group, Paper, User
 
 NAME_MAX = 100
 BATCH = 500
@@ -174,17 +171,7 @@ def filtered(group_id: int, *, q=None, tag=None, topic=None):
     """The papers shared to the group matching the filters (a peewee query); ``tag`` is any
     sharer's tag of that name."""
     query = Paper.select().where(Paper.id.in_(queries.shelf_paper_ids(group_id)))
-    if tag:
-        tagged = (PaperTag.select(PaperTag.paper).join(Tag)
-                  .where(fn.LOWER(Tag.name) == tag.lower()))
-        query = query.where(Paper.id.in_(tagged))
-    if topic:
-        query = query.where(paper_queries.has_topic(topic))
-    if q:
-        match = search.matching(q)
-        if match is not None:
-            query = query.where(match)
-    return query
+    return listing.narrowed(query, q=q, tag=tag, topic=topic)
 
 
 def export_records(group_id: int, *, q=None, tag=None, topic=None) -> Iterator[dict]:
