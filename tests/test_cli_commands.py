@@ -90,11 +90,26 @@ def test_token_list_shows_tokens_without_their_secrets(data):
     listed = papershelf("token", "list", "--data-dir", str(data))
     assert listed.returncode == 0, listed.stderr
     lines = listed.stdout.splitlines()
-    assert lines[0].split() == ["id", "label", "created", "(UTC)", "last", "used", "(UTC)", "state"]
+    assert lines[0].split() == ["id", "label", "created", "(UTC)", "last", "used", "(UTC)",
+                                "expires", "(UTC)", "state"]
     assert [line.split()[1] for line in lines[1:]] == ["first", "laptop"]
     assert all(line.split()[-1] == "active" for line in lines[1:])
     first_token = (data / "token").read_text().strip()
     assert secret not in listed.stdout and first_token not in listed.stdout
+
+
+def test_token_create_with_an_expiry_lists_it(data):
+    made = papershelf("token", "create", "--label", "ci", "--expires-in-days", "30",
+                      "--data-dir", str(data))
+    assert made.returncode == 0, made.stderr
+    assert made.stdout.strip().startswith("ps_")
+    listed = papershelf("token", "list", "--data-dir", str(data)).stdout.splitlines()
+    ci = next(line.split() for line in listed if line.split()[1] == "ci")
+    first = next(line.split() for line in listed if line.split()[1] == "first")
+    assert ci[-1] == "active" and "never" not in ci[-3:]  # an expiry date and time
+    assert first[-2] == "never"
+    bad = papershelf("token", "create", "--expires-in-days", "0", "--data-dir", str(data))
+    assert bad.returncode != 0 and "Traceback" not in bad.stderr
 
 
 def test_token_revoke_by_label_and_by_id_ends_the_token(data):

@@ -21,7 +21,7 @@ import pytest
 from papershelf.formats.bibtex import write_bibtex
 from papershelf.services import enrichment
 from papershelf.store import records
-from papershelf.store.models import Paper, utcnow
+from papershelf.store.models import ArxivClock, Paper, utcnow
 from papershelf.testing import ServerProcess, call
 from tests.fake_arxiv import FakeArxiv
 
@@ -594,13 +594,16 @@ def test_server_killed_mid_batch_loses_nothing_from_the_queue(tmp_path, fake):
     from papershelf.store.db import open_database
 
     database = open_database(f"sqlite:///{data / 'papershelf.db'}")
-    with database.bind_ctx([Paper]), database.connection_context():
+    with database.bind_ctx([Paper, ArxivClock]), database.connection_context():
         rows = list(Paper.select())
         assert len(rows) == 30
         assert {p.enrichment for p in rows} == {"pending"}  # leased, not lost
         assert all(p.enrichment_attempts == 0 for p in rows)
-        # The dead server's lease (ARXIV_TIMEOUT + 30 s) runs out; make it so now.
+        # The dead server's lease (ARXIV_TIMEOUT + 30 s) runs out, and so does its hold on
+        # arXiv's clock (the call it made may still be running: ARXIV_TIMEOUT + the interval);
+        # make it so now.
         Paper.update(enrichment_due=utcnow() - timedelta(seconds=1)).execute()
+        ArxivClock.update(next_at=utcnow() - timedelta(seconds=1)).execute()
     database.close()
 
     with ServerProcess(data, env=env) as server:

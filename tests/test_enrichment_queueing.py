@@ -40,32 +40,26 @@ class _GunicornWorker:
         self.wsgi = app
 
 
-def test_only_one_gunicorn_worker_per_host_runs_the_enricher(make_app):
-    import subprocess
-    import sys
-    import textwrap
-
+def test_only_one_gunicorn_worker_of_a_store_enriches_and_another_takes_over(make_app):
+    """Every worker starts the enricher; the store's lock (PostgreSQL: an advisory lock, which
+    holds across hosts; SQLite: a file lock) lets one of them enrich. When it stops, another
+    takes over."""
     from papershelf import gunicorn_conf
 
     first = make_app(ARXIV_API="http://127.0.0.1:9/api/query")
+    second = make_app(ARXIV_API="http://127.0.0.1:9/api/query")
+    workers = [first.extensions["papershelf_enricher"], second.extensions["papershelf_enricher"]]
     try:
         gunicorn_conf.post_worker_init(_GunicornWorker(first))
-        assert first.extensions["papershelf_enricher"].running
-        # A second worker is another process: it cannot take the lock while the first holds it.
-        code = textwrap.dedent(f"""
-            import fcntl, sys
-            f = open({str(first.config['DATA_DIR'] + '/enrichment.lock')!r}, 'w')
-            try:
-                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                sys.exit(3)
-        """)
-        assert subprocess.run([sys.executable, "-c", code]).returncode == 3
+        gunicorn_conf.post_worker_init(_GunicornWorker(second))
+        assert all(w.running for w in workers)
+        assert [w.enriching for w in workers] == [True, False]
+        workers[0].stop()
+        assert workers[1].lock.acquire()  # what its standby loop does every few seconds
+        assert workers[1].enriching and not workers[0].enriching
     finally:
-        first.extensions["papershelf_enricher"].stop()
-        if gunicorn_conf._lock_file:
-            gunicorn_conf._lock_file.close()
-            gunicorn_conf._lock_file = None
+        for w in workers:
+            w.stop()
 
 
 BIB = b"""@misc{jiang2026asymmetric,

@@ -139,7 +139,7 @@ def test_the_store_keeps_only_the_secrets_hash(app, client, alice, library):
     assert len(secret) >= 32  # 192 bits in base64url
 
 
-@pytest.mark.parametrize("body", [{"format": "docx"}, {"tag": "t" * 101}, {"group": 1},
+@pytest.mark.parametrize("body", [{"format": "docx"}, {"tag": "t" * 101}, {"group": "lab"},
                                   {"q": 5}])
 def test_bad_feed_requests_are_field_errors(client, alice, body):
     r = client.post("/api/feeds", json=body, headers=alice)

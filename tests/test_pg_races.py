@@ -48,3 +48,33 @@ def test_an_edit_that_loses_a_race_for_an_arxiv_id_is_a_conflict(app, client, al
     assert r.json["error"]["code"] == "conflict"
     assert client.get(f"/api/papers/{first['id']}", headers=alice).json["arxiv_id"] is None
     assert client.get(f"/api/papers/{other['id']}", headers=alice).json["arxiv_id"] == "2611.11111"
+
+
+def test_resaves_and_tag_edits_of_one_paper_neither_deadlock_nor_conflict(app, alice, paper_data):
+    """8 clients save the page again (with tags of their own) while 8 others PATCH the paper's
+    tags: every request succeeds (no ``deadlock detected``, no 409 for a tags-only edit)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from papershelf.testing import call, serve_in_thread
+
+    token = alice["Authorization"].split()[1]
+    with serve_in_thread(app) as base:
+        status, first = call(base, "POST", "/api/papers", token, paper_data)
+        assert status == 201, first
+
+        def resave(n):
+            return call(base, "POST", "/api/papers", token,
+                        {**paper_data, "tags": [f"save-{n}", f"save-{n + 1}"]})
+
+        def edit(n):
+            return call(base, "PATCH", f"/api/papers/{first['id']}", token,
+                        {"tags": [f"edit-{n}", "shared"]})
+
+        with ThreadPoolExecutor(16) as pool:
+            futures = [pool.submit(fn, n) for n in range(8) for fn in (resave, edit)]
+            futures += [pool.submit(fn, n) for n in range(8, 22) for fn in (resave, edit)]
+            results = [f.result() for f in futures]
+        failed = [(s, b) for s, b in results if s not in (200, 201)]
+        assert failed == []
+        status, page = call(base, "GET", "/api/papers", token)
+    assert len(page["items"]) == 1

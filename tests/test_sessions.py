@@ -119,3 +119,30 @@ def test_the_brake_is_shared_by_two_processes_on_one_store(make_app):
     r = second.test_client().get("/api/papers", headers={"Authorization": "Bearer d"},
                                  environ_base={"REMOTE_ADDR": "127.0.0.2"})
     assert r.status_code == 401
+
+
+def test_revoking_through_the_tokens_api_ends_that_tokens_sessions(app, token):
+    browser = app.test_client()
+    sign_in(browser, token)
+    assert browser.get("/api/papers").status_code == 200
+    script = app.test_client()
+    bearer = {"Authorization": f"Bearer {token}"}
+    other = script.post("/api/tokens", json={"name": "script"}, headers=bearer).json
+    laptop = next(t for t in script.get("/api/tokens", headers=bearer).json["items"]
+                  if t["name"] == "laptop")
+    r = script.delete(f"/api/tokens/{laptop['id']}",
+                      headers={"Authorization": f"Bearer {other['token']}"})
+    assert r.status_code == 204
+    assert browser.get("/api/papers").status_code == 401  # its session ended with it
+    assert sign_in(app.test_client(), token).status_code == 401
+
+
+def test_an_expired_token_ends_its_sessions(app, token):
+    from papershelf.store.models import ApiToken
+
+    c = app.test_client()
+    sign_in(c, token)
+    assert c.get("/api/papers").status_code == 200
+    with app.extensions["papershelf_db"].connection_context():
+        ApiToken.update(expires_at=ApiToken.created_at).where(ApiToken.label == "laptop").execute()
+    assert c.get("/api/papers").status_code == 401

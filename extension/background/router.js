@@ -9,7 +9,7 @@
  */
 
 import { MessageType, PORT_NAME } from "../lib/messages.js";
-import { ItemKind, client, exportLibrary, lookupPapers, recentSaves, settings, testConnection } from "./sender.js";
+import { ItemKind, client, exportLibrary, lookupPage, recentSaves, settings, testConnection } from "./sender.js";
 import { describeOutbox, flush, flushIfWaiting, queuedSaveKeys, saveDedupeKey, sendOrQueue } from "./outbox.js";
 import {
   addNote,
@@ -25,7 +25,7 @@ import {
   removeNote,
 } from "./panels.js";
 import { saveActiveTab } from "./tabs.js";
-import { Role, extensionIdentity, mayAsk, pageSafeHighlight, pageSafePaper, senderRole } from "./trust.js";
+import { Role, extensionIdentity, mayAsk, pageSafeHighlight, pageSafePaper, pageSafeShared, senderRole } from "./trust.js";
 
 /** A content script's answer about a save or a highlight, with nothing private in it. */
 function forPage(r) {
@@ -40,13 +40,13 @@ export const handlers = {
   async [MessageType.LOOKUP]({ keys }) {
     const api = await client();
     await flushIfWaiting();
-    const papers = await lookupPapers(api, keys);
+    const { papers, shared } = await lookupPage(api, keys);
     const safe = {};
     for (const [key, p] of Object.entries(papers)) {
       remember(key, p);
       safe[key] = pageSafePaper(p);
     }
-    return { papers: safe, queued: await queuedSaveKeys() };
+    return { papers: safe, queued: await queuedSaveKeys(), shared: pageSafeShared(shared) };
   },
   async [MessageType.SAVE]({ key, paper }) {
     return forPage(await sendOrQueue(ItemKind.SAVE, { paper }, saveDedupeKey(key)));

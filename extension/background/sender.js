@@ -76,6 +76,14 @@ export async function lookupPapers(api, keys) {
   return result.papers || {};
 }
 
+/** The whole lookup answer for a page: {papers, shared} (`shared`: what members of the user's
+ * groups saved and shared of those papers). */
+export async function lookupPage(api, keys) {
+  const wanted = [...new Set(keys || [])].slice(0, LOOKUP_MAX);
+  const result = wanted.length ? await api.lookup(wanted) : {};
+  return { papers: result.papers || {}, shared: result.shared || {} };
+}
+
 export async function updateNote(id, body) {
   return (await client()).updateNote(id, { body });
 }

@@ -58,6 +58,23 @@ export function pageSafeHighlight(h) {
   return out;
 }
 
+/** Of what group members saved of the page's papers ({key: [{user, groups, notes, highlights}]}),
+ * what the page shows: who, in which groups, how many notes, where their highlights go. No note
+ * body and no comment. */
+export function pageSafeShared(shared) {
+  const out = {};
+  for (const [key, entries] of Object.entries(shared || {})) {
+    if (!Array.isArray(entries)) continue;
+    out[key] = entries.map((e) => ({
+      user: String(e.user),
+      groups: Array.isArray(e.groups) ? e.groups.map((g) => String(g.name)) : [],
+      note_count: Number(e.notes) || 0,
+      highlights: Array.isArray(e.highlights) ? e.highlights.map(pageSafeHighlight) : [],
+    }));
+  }
+  return out;
+}
+
 /** Of a saved paper, what its bar needs: saved, its key, what arXiv completed, how many notes,
  * where its highlights go. No note body, comment or tag. */
 export function pageSafePaper(p) {

@@ -60,6 +60,7 @@ export function paintAll(keys) {
         const here = new Set();
         for (const mark of fieldEl.querySelectorAll(`mark[${HIGHLIGHT_ATTR}]`)) {
           const id = mark.getAttribute(HIGHLIGHT_ATTR);
+          if (id.startsWith(SHARED_PREFIX)) continue; // a group member's: paintShared's
           if (!ids.has(id)) unpaint(fieldEl, id);
           else here.add(id);
         }
@@ -101,5 +102,47 @@ export function scrollToLinkedHighlight() {
   mark.scrollIntoView({ block: "center" });
   for (const part of document.querySelectorAll(`mark[${HIGHLIGHT_ATTR}="${CSS.escape(m[1])}"]`)) {
     part.setAttribute("data-papershelf-linked", "");
+  }
+}
+
+// ---- group members' highlights: painted read-only ------------------------------------------
+
+/** A shared highlight's mark id: never one of the user's own ids, so no control acts on it. */
+const SHARED_PREFIX = "shared-";
+/** On a read-only mark: who made it (content/page.css gives it its own style). */
+export const SHARED_BY_ATTR = "data-papershelf-shared-by";
+
+/** Paint the highlights group members left on the papers of `keys` (the lookup's `shared`), in
+ * a distinct style, marked with their author; they are read-only (no panel, no toolbar). */
+export function paintShared(keys) {
+  for (const key of keys) {
+    const info = state.known.get(key);
+    const entries = (info && info.shared) || [];
+    for (const element of elementsFor(key)) {
+      const fields = fieldsOf(element);
+      const wanted = new Set();
+      for (const entry of entries) {
+        for (const h of entry.highlights || []) {
+          const id = SHARED_PREFIX + h.id;
+          wanted.add(id);
+          const fieldEl = fields[h.field];
+          if (!fieldEl || fieldEl.querySelector(`mark[${HIGHLIGHT_ATTR}="${CSS.escape(id)}"]`)) continue;
+          const model = textModel(fieldEl);
+          const at = anchor(model.text, h);
+          if (!at) continue; // another's orphan is theirs to place
+          for (const mark of paint(fieldEl, at.start, at.end, { id, color: h.color || DEFAULT_COLOR, model })) {
+            mark.setAttribute(SHARED_BY_ATTR, entry.user);
+            mark.title = `Highlighted by ${entry.user}`;
+          }
+        }
+      }
+      for (const fieldEl of new Set(Object.values(fields))) {
+        if (!fieldEl) continue;
+        for (const mark of fieldEl.querySelectorAll(`mark[${SHARED_BY_ATTR}]`)) {
+          const id = mark.getAttribute(HIGHLIGHT_ATTR);
+          if (!wanted.has(id)) unpaint(fieldEl, id);
+        }
+      }
+    }
   }
 }

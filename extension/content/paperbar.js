@@ -91,6 +91,16 @@ function plural(n, word) {
   return n ? `${n} ${word}${n > 1 ? "s" : ""}` : "";
 }
 
+/** "Saved by bob · Lab" (several: "Saved by bob, carol · Lab, Reading group"), or "". */
+export function sharedLine(shared) {
+  if (!Array.isArray(shared) || !shared.length) return "";
+  const users = [...new Set(shared.map((s) => s.user))];
+  const groups = [...new Set(shared.flatMap((s) => s.groups || []))];
+  const notes = shared.reduce((n, s) => n + (s.note_count || 0), 0);
+  return [`Saved by ${users.join(", ")}`, groups.join(", "), notes ? plural(notes, "note") : ""]
+    .filter(Boolean).join(" · ");
+}
+
 function renderBar(element) {
   const d = state.decorated.get(element);
   if (!d) return;
@@ -109,7 +119,10 @@ function renderBar(element) {
     save.removeAttribute("data-papershelf-completed");
   }
   const orphans = (info.orphans && info.orphans.size) || 0;
-  status.textContent = [plural(info.note_count || 0, "note"), plural(orphans, "unplaced highlight")].filter(Boolean).join(" · ");
+  const by = sharedLine(info.shared);
+  if (by) d.bar.setAttribute("data-papershelf-shared", by);
+  else d.bar.removeAttribute("data-papershelf-shared");
+  status.textContent = [plural(info.note_count || 0, "note"), plural(orphans, "unplaced highlight"), by].filter(Boolean).join(" · ");
   if (info.error) status.textContent = info.error;
 }
 

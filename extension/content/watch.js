@@ -9,7 +9,7 @@ import { findPaperElements } from "../lib/adapters.js";
 import { MessageType } from "../lib/messages.js";
 import { HIGHLIGHT_ATTR, UI_ATTR } from "./dom.js";
 import { request } from "./messaging.js";
-import { paintAll } from "./paint.js";
+import { paintAll, paintShared } from "./paint.js";
 import { mountBar, renderPaper, unmountBar } from "./paperbar.js";
 import { prewarmPanel } from "./panel.js";
 import { keyOf, savedFrom, setKnown, state } from "./state.js";
@@ -67,6 +67,12 @@ function showLookup(keys, result) {
       state.known.set(key, { ...(state.known.get(key) || {}), status: "unsaved", paper_id: null, note_count: 0, highlights: [] });
     }
   }
+  // Group members who saved these papers ("Saved by bob · Lab"), with their read-only highlights.
+  for (const key of keys) {
+    const others = (result.shared && result.shared[key]) || [];
+    const had = state.known.has(key) && state.known.get(key).shared;
+    if (others.length || (had && had.length)) setKnown(key, { shared: others });
+  }
 }
 
 /** One call marks every paper of `keys` that is already saved, and paints its highlights. */
@@ -82,7 +88,10 @@ async function lookup(keys) {
     return;
   }
   timed(Measure.SAVED_SHOWN, () => showLookup(keys, result));
-  timed(Measure.PAINT, () => paintAll(keys));
+  timed(Measure.PAINT, () => {
+    paintAll(keys);
+    paintShared(keys);
+  });
   prewarmPanel();
 }
 
@@ -98,7 +107,10 @@ export function refresh(force) {
   const again = [...state.byKey.keys()].filter((k) => !freshSet.has(k) && state.known.has(k));
   if (keys.length) lookup(keys);
   // Re-rendered elements whose paper is already known: paint again without asking the server.
-  if (!force && again.length) paintAll(again);
+  if (!force && again.length) {
+    paintAll(again);
+    paintShared(again);
+  }
   for (const k of fresh.filter((k) => state.known.has(k))) renderPaper(k);
 }
 

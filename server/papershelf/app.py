@@ -122,15 +122,17 @@ def create_app(test_config: dict | None = None) -> Flask:
         docs,
         enrichment,
         feeds,
+        groups,
         health,
         papers,
         settings,
+        tokens,
         transfer,
     )
     from papershelf.web import views
 
     for module in (health, papers, annotations, transfer, enrichment, feeds, settings, docs,
-                   views):
+                   groups, tokens, views):
         app.register_blueprint(module.bp)
     register_error_handlers(app)
 

@@ -7,6 +7,12 @@ starts it otherwise, so an app made in a test never talks to anything unless the
 and it never starts when enrichment is off (``PAPERSHELF_ARXIV_API=off``) or
 ``ENRICH_IN_BACKGROUND`` is false.
 
+Several processes (gunicorn workers, servers on several hosts) share one store: each starts the
+thread, and only the one holding the store's enricher lock (``store.locks.EnricherLock``: a
+PostgreSQL advisory lock, or a file lock in the data dir on SQLite) enriches; the others stand
+by and take over when it goes. arXiv's 3-second interval is kept across all of them by the
+store's clock row (``services.enrichment.run_batch``).
+
 The thread keeps no queue of its own: each round asks the store what is due, so it resumes
 whatever was pending when the server stopped. After a wake it lets a burst of saves settle
 (until no save came for ``ENRICH_SETTLE`` seconds, or 100 papers wait) so that 250 papers
@@ -24,10 +30,12 @@ from datetime import timedelta
 from papershelf.services import enrichment
 from papershelf.settings import default, enrichment_enabled
 from papershelf.store.db import db
+from papershelf.store.locks import EnricherLock
 from papershelf.store.models import utcnow
 
 log = logging.getLogger(__name__)
 
+STANDBY_POLL = 5.0  # seconds between a standing-by process's tries for the enricher lock
 
 
 class EnrichmentWorker:
@@ -40,6 +48,8 @@ class EnrichmentWorker:
         self._last_wake = 0.0
         self._last_batch = 0.0  # when our own last batch ended (it held the store's write lock)
         self.batches: list[enrichment.BatchResult] = []
+        self.lock = EnricherLock(self.database, app.config["DATA_DIR"])
+        self._last_try = time.monotonic()
 
     # -- control ---------------------------------------------------------------------------
 
@@ -50,6 +60,30 @@ class EnrichmentWorker:
     @property
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
+
+    @property
+    def enriching(self) -> bool:
+        """This process holds the store's enricher lock (the others stand by)."""
+        return self.running and self.lock.held
+
+    def _take_lock(self) -> bool:
+        try:
+            got = self.lock.acquire()
+        except Exception:  # noqa: BLE001 - the store is unreachable: stand by, try again
+            log.exception("could not ask the store for the enrichment lock")
+            return False
+        if got:
+            log.info("this process runs arXiv enrichment for the store")
+        return got
+
+    def _standby_try(self) -> bool:
+        """Try for the lock, at most once every STANDBY_POLL seconds (saves wake a standing-by
+        worker as often as the one that enriches)."""
+        now = time.monotonic()
+        if now - self._last_try < STANDBY_POLL:
+            return False
+        self._last_try = now
+        return self._take_lock()
 
     def wake(self) -> None:
         """A paper was queued: look at the store soon. Does nothing when not started."""
@@ -66,6 +100,7 @@ class EnrichmentWorker:
         if not self.cfg.get("ENRICH_IN_BACKGROUND", True):
             return False
         self._stop.clear()
+        self._take_lock()  # at once, so that the process that starts first enriches
         self._thread = threading.Thread(target=self._run, name="papershelf-enrichment",
                                         daemon=True)
         self._thread.start()
@@ -82,6 +117,7 @@ class EnrichmentWorker:
         if thread is not None and thread is not threading.current_thread():
             thread.join(timeout)
         self._thread = None
+        self.lock.release()
 
     # -- the loop --------------------------------------------------------------------------
 
@@ -116,6 +152,10 @@ class EnrichmentWorker:
                 if db.obj is not self.database:
                     # Another app in this process took the store proxy (tests): stand aside.
                     sleep = 0.5
+                elif not self.lock.held and not self._standby_try():
+                    # Another process enriches; take over if it goes.
+                    sleep = min(STANDBY_POLL, float(self.cfg.get("ENRICH_POLL")
+                                                    or default("ENRICH_POLL")))
                 else:
                     with self.database.connection_context():
                         self._settle()

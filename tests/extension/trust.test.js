@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import { Role, mayAsk, pageSafePaper, senderRole } from "../../extension/background/trust.js";
+import { Role, mayAsk, pageSafePaper, pageSafeShared, senderRole } from "../../extension/background/trust.js";
 import { compileMatchPattern, compileMatchPatterns } from "../../extension/lib/matchpatterns.js";
 
 const manifest = JSON.parse(fs.readFileSync(new URL("../../extension/manifest.json", import.meta.url), "utf8"));
@@ -94,4 +94,25 @@ test("the manifest lets no web page or other extension message the worker, and a
   const war = manifest.web_accessible_resources.flatMap((w) => w.resources);
   assert.ok(war.includes("panel/panel.html"));
   assert.ok(!war.some((r) => r.startsWith("background/") || r.startsWith("options/") || r.startsWith("popup/")));
+});
+
+test("what group members saved reaches the page as who, where and how many, never a note or comment", () => {
+  const shared = {
+    "2603.29001": [{
+      user: "bob", paper_id: 9, groups: [{ id: 1, name: "Lab" }], notes: 2,
+      highlights: [{ id: 5, field: "abstract", exact: "reasoning", prefix: "strong ", suffix: " and",
+        start: 50, end: 59, color: "green", comment: "bob's private thought", user: "bob",
+        created_at: "2026-01-01T00:00:00Z" }],
+    }],
+  };
+  const safe = pageSafeShared(shared);
+  assert.deepEqual(safe, {
+    "2603.29001": [{
+      user: "bob", groups: ["Lab"], note_count: 2,
+      highlights: [{ id: 5, field: "abstract", exact: "reasoning", prefix: "strong ", suffix: " and",
+        start: 50, end: 59, color: "green" }],
+    }],
+  });
+  assert.ok(!JSON.stringify(safe).includes("private thought"));
+  assert.deepEqual(pageSafeShared(undefined), {});
 });

@@ -15,15 +15,20 @@ def token():
 @token.command("create")
 @click.option("--user", "user_name", default="me", show_default=True)
 @click.option("--label", default="", help="a name to tell the token by (e.g. 'laptop')")
+@click.option("--expires-in-days", type=click.IntRange(1, 3650), default=None,
+              help="the token stops working after this many days (default: never)")
 @data_dir_option
-def token_create(user_name, label, data_dir):
+def token_create(user_name, label, expires_in_days, data_dir):
     """Print a new token for USER (creating the user if needed)."""
     from papershelf.services import auth
 
     app = open_store(data_dir)
     with app.extensions["papershelf_db"].connection_context():
         user = auth.get_or_create_user(user_name)
-        click.echo(auth.create_token(user, label=label))
+        if expires_in_days is None:
+            click.echo(auth.create_token(user, label=label))
+        else:
+            click.echo(auth.create_named_token(user, label, expires_in_days)[1])
 
 
 def _when(value) -> str:
@@ -34,15 +39,16 @@ def _when(value) -> str:
 @click.option("--user", "user_name", default="me", show_default=True)
 @data_dir_option
 def token_list(user_name, data_dir):
-    """List USER's tokens: id, label, created, last used, state (never the secret)."""
+    """List USER's tokens: id, label, created, last used, expiry, state (never the secret)."""
     from papershelf.services import auth
 
     app = open_store(data_dir)
     with app.extensions["papershelf_db"].connection_context():
         tokens = auth.list_tokens(get_user(user_name))
-    rows = [("id", "label", "created (UTC)", "last used (UTC)", "state")]
+    rows = [("id", "label", "created (UTC)", "last used (UTC)", "expires (UTC)", "state")]
     rows += [(str(t.id), t.label or "-", _when(t.created_at), _when(t.last_used_at),
-              "revoked" if t.revoked else "active") for t in tokens]
+              _when(t.expires_at) if t.expires_at else "never", auth.token_state(t))
+             for t in tokens]
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
         click.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())

@@ -34,3 +34,10 @@ class Invalid(DomainError):
     """The input breaks a rule: ``fields`` says which field and why."""
 
     default_message = "the request has invalid fields"
+
+
+class Forbidden(DomainError):
+    """The user may see the row but not change it (a group's settings, for a member who does
+    not own it)."""
+
+    default_message = "only the owner may do this"

@@ -239,8 +239,19 @@ class ClientId(fields.UUID):
         return None if uuid is None else str(uuid)
 
 
+GROUPS_MAX = 100
+
+
+def _group_ids(description: str):
+    return fields.List(fields.Integer(validate=validate.Range(min=1, max=2**63 - 1)),
+                       validate=validate.Length(max=GROUPS_MAX),
+                       metadata={"description": description})
+
+
 class PaperCreateSchema(PaperFieldsSchema):
     client_id = ClientId()
+    groups = _group_ids("share the paper to these groups of yours (added to those it is "
+                        "shared to already)")
 
 
 class PaperSaveSchema(PaperCreateSchema):
@@ -258,6 +269,7 @@ class PaperSaveSchema(PaperCreateSchema):
 
 
 class PaperPatchSchema(PaperFieldsSchema):
+    groups = _group_ids("the groups the paper is shared to, all of them ([]: private)")
     citation_key = fields.String(validate=validate.Regexp(
         CITATION_KEY, error="A citation key is 1–100 of A–Z a–z 0–9 and _:.-+/ ."))
 

@@ -85,7 +85,8 @@ def _respond(status, code, message, fields=None, headers=None):
 
 
 # The domain's errors, as HTTP sees them.
-DOMAIN_STATUS = {domain.NotFound: 404, domain.Conflict: 409, domain.Invalid: 422}
+DOMAIN_STATUS = {domain.NotFound: 404, domain.Conflict: 409, domain.Invalid: 422,
+                 domain.Forbidden: 403}
 
 
 def register_error_handlers(app) -> None:

@@ -17,6 +17,8 @@ class FeedInSchema(StrictSchema):
     tag = fields.String(validate=validate.Length(max=TAG_LEN), allow_none=True)
     topic = fields.String(validate=validate.Length(max=TAG_LEN), allow_none=True)
     q = fields.String(validate=validate.Length(max=500), allow_none=True)
+    group = fields.Integer(allow_none=True, validate=validate.Range(min=1, max=2**63 - 1),
+                           metadata={"description": "a feed of this group's shelf"})
 
     @pre_load
     def blank_is_absent(self, data, **kwargs):
@@ -29,6 +31,7 @@ class FeedSchema(StrictSchema):
     tag = fields.String(allow_none=True, required=True)
     topic = fields.String(allow_none=True, required=True)
     q = fields.String(allow_none=True, required=True)
+    group = fields.Integer(allow_none=True, required=True)
     path = fields.String(required=True)
     url = fields.String(required=True, metadata={"description": "the feed's address: its only "
                                                  "credential, read-only"})

@@ -146,9 +146,33 @@ class LookupEntrySchema(Schema):
     highlights = fields.List(fields.Nested(HighlightSchema), required=True)
 
 
+_MEMBER = {"description": "the group member who wrote it: read-only to you"}
+SharedHighlightSchema = Schema.from_dict(
+    {**HighlightSchema().fields, "user": fields.String(metadata=_MEMBER)},
+    name="SharedHighlightSchema")
+
+
+class SharedGroupSchema(Schema):
+    id = fields.Integer(required=True)
+    name = fields.String(required=True)
+
+
+class SharedEntrySchema(Schema):
+    """A group member's copy of a paper on the page, shared to a group of yours."""
+
+    user = fields.String(required=True)
+    paper_id = fields.Integer(required=True)
+    groups = fields.List(fields.Nested(SharedGroupSchema), required=True)
+    notes = fields.Integer(required=True, metadata={"description": "how many notes they left"})
+    highlights = fields.List(fields.Nested(SharedHighlightSchema), required=True)
+
+
 class LookupResultSchema(Schema):
     papers = fields.Dict(keys=fields.String(), values=fields.Nested(LookupEntrySchema))
     invalid = fields.List(fields.String())
+    shared = fields.Dict(keys=fields.String(), values=fields.List(fields.Nested(SharedEntrySchema)),
+                         metadata={"description": "papers on the page that members of your "
+                                   "groups saved and shared there ('Saved by bob · Lab')"})
 
 
 class HealthSchema(Schema):

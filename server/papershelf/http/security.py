@@ -3,7 +3,7 @@ bearer tokens or the library page's session, and a brake on guessing tokens."""
 
 import re
 
-from flask import g, request, session
+from flask import current_app, g, request, session
 from flask.sessions import SecureCookieSessionInterface
 from flask_cors import CORS
 
@@ -29,7 +29,7 @@ def init_security(app) -> None:
          allow_headers=["Authorization", "Content-Type"],
          methods=["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
          expose_headers=["Content-Disposition"], max_age=600, supports_credentials=False)
-    brake = sessions.Brake(app.config["AUTH_FAILURES_PER_MINUTE"])
+    brake = sessions.Brake()
     app.extensions["papershelf_brake"] = brake
     app.session_interface = _SessionCookie()
 
@@ -67,7 +67,7 @@ def refuse_wrong_token(brake) -> None:
     """A wrong token from this address: counted, and once the address has sent too many in the
     last minute or two, answered 429 (a valid token never comes here, so it is never refused)."""
     address = request.remote_addr or "?"
-    if brake.blocked(address):
+    if brake.blocked(address, current_app.config["AUTH_FAILURES_PER_MINUTE"]):
         raise RateLimited(headers={"Retry-After": "60"})
     brake.record(address)
 

@@ -9,7 +9,7 @@ from papershelf.formats import EXPORT_FORMATS, IMPORT_FORMATS
 from papershelf.http import current_user, doc, query_args
 from papershelf.http.errors import ValidationFailed
 from papershelf.http.schemas import TAG_LEN, StrictSchema
-from papershelf.services import transfer
+from papershelf.services import groups, transfer
 from papershelf.settings import enrichment_enabled
 
 bp = Blueprint("api_transfer", __name__, url_prefix="/api")
@@ -37,6 +37,8 @@ class ExportQuerySchema(StrictSchema):
     topic = fields.String(validate=validate.Length(max=TAG_LEN))
     ids = _Ids(metadata={"description": "comma-separated paper ids"})
     q = fields.String(validate=validate.Length(max=500))
+    group = fields.Integer(validate=validate.Range(min=1, max=2**63 - 1),
+                           metadata={"description": "export a group's shelf (with tag, topic, q)"})
     abstract = fields.Boolean(load_default=True, truthy={"1", "true", "yes", "on"},
                               falsy={"0", "false", "no", "off"})
     notes_field = fields.String(load_default="annote", validate=validate.OneOf(["annote", "note"]))
@@ -81,7 +83,13 @@ def export():
     args = query_args(EXPORT_QUERY)
     fmt = args.pop("format")
     tag = args.get("tag")
-    chunks = transfer.export_chunks(current_user(), fmt, **args)
+    group = args.pop("group", None)
+    if group is not None:
+        if args.pop("ids", None) is not None:
+            raise ValidationFailed(fields={"ids": ["a group's export takes no ids"]})
+        chunks = groups.export_chunks(current_user(), group, fmt, **args)  # 404: not a member
+    else:
+        chunks = transfer.export_chunks(current_user(), fmt, **args)
     filename = transfer.export_filename(fmt, tag, datetime.now(UTC).date().isoformat())
     return Response(
         stream_with_context(chunk.encode("utf-8") for chunk in chunks),

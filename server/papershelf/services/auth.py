@@ -2,10 +2,11 @@
 
 import hashlib
 import secrets
+from datetime import timedelta
 
 from peewee import IntegrityError
 
-from papershelf.domain.errors import NotFound
+from papershelf.domain.errors import Invalid, NotFound
 from papershelf.services import sessions
 from papershelf.store import tokens
 from papershelf.store.db import write_transaction
@@ -53,6 +54,7 @@ def user_for_token_hash(token_hash: str, user_id: int | None = None) -> User | N
     row = tokens.user_of_live_token(token_hash)
     if row is None or (user_id is not None and row[0] != user_id):
         return None
+    tokens.note_use(row[4], row[5])
     return User(id=row[0], name=row[1], created_at=row[2], citekey_format=row[3])
 
 
@@ -95,3 +97,53 @@ def revoke_token(user: User, which: str) -> list[ApiToken]:
         sessions.end_sessions_of_token(chosen[0].id)
     chosen[0].revoked = True
     return chosen
+
+
+# ---- the tokens API and page: named tokens with an expiry --------------------------------
+
+TOKEN_NAME_MAX = 100
+EXPIRY_DAYS_MAX = 3650
+
+
+def token_state(t: ApiToken, now=None) -> str:
+    if t.revoked:
+        return "revoked"
+    if t.expires_at is not None and t.expires_at <= (now or utcnow()):
+        return "expired"
+    return "active"
+
+
+def token_record(t: ApiToken) -> dict:
+    """A token as the API and the library page show it: never its secret (nor its hash)."""
+    def when(value):
+        return None if value is None else value.isoformat(timespec="microseconds") + "Z"
+
+    return {"id": t.id, "name": t.label, "created_at": when(t.created_at),
+            "last_used_at": when(t.last_used_at), "expires_at": when(t.expires_at),
+            "state": token_state(t)}
+
+
+def create_named_token(user: User, name: str = "",
+                       expires_in_days: int | None = None) -> tuple[ApiToken, str]:
+    """A new token: its row and its secret, which the caller shows once."""
+    if expires_in_days is not None and not 1 <= expires_in_days <= EXPIRY_DAYS_MAX:
+        raise Invalid(fields={"expires_in_days": [f"between 1 and {EXPIRY_DAYS_MAX} days"]})
+    secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    now = utcnow()
+    expires = None if expires_in_days is None else now + timedelta(days=expires_in_days)
+    with write_transaction():
+        row = ApiToken.create(user=user, token_hash=hash_token(secret), label=name,
+                              created_at=now, expires_at=expires)
+    return row, secret
+
+
+def revoke_token_id(user: User, token_id: int) -> ApiToken:
+    """Revoke the user's token ``token_id`` (another user's is not found); its sessions end."""
+    with write_transaction():
+        row = ApiToken.get_or_none((ApiToken.id == token_id) & (ApiToken.user == user))
+        if row is None:
+            raise TokenNotFound("no such token")
+        ApiToken.update(revoked=True).where(ApiToken.id == row.id).execute()
+        sessions.end_sessions_of_token(row.id)
+    row.revoked = True
+    return row

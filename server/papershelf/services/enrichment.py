@@ -16,8 +16,10 @@ first version's date, the latest version). Fields taken from arXiv are listed in
 ``enriched_fields`` so that a later page save keeps them.
 
 Calls are spaced by ``ARXIV_MIN_INTERVAL`` seconds (arXiv asks for one every 3 s) with one
-limiter per arXiv host for the whole process; 5xx answers and network errors are retried with
-exponential backoff, ``ARXIV_MAX_ATTEMPTS`` times, before the paper is marked failed.
+limiter per arXiv host for the whole process and, across processes and hosts, the store's
+clock row for that host (``store.locks.reserve_call``: a call takes the slot under the row's
+lock, and the next may start ``ARXIV_MIN_INTERVAL`` after it ended); 5xx answers and network
+errors are retried with exponential backoff, ``ARXIV_MAX_ATTEMPTS`` times, before the paper is marked failed.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from papershelf.domain.identifiers import is_arxiv_doi
 from papershelf.domain.record import provisional_title
 from papershelf.services import citekeys, search
 from papershelf.settings import default, enrichment_enabled
+from papershelf.store import locks
 from papershelf.store.db import let_other_writers_in, skip_locked, write_transaction
 from papershelf.store.models import Paper, User, utcnow
 
@@ -98,12 +101,29 @@ _limiters: dict[str, RateLimiter] = {}
 _limiters_lock = threading.Lock()
 
 
+def host_of(base_url: str) -> str:
+    parts = urlsplit(base_url)
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
 def limiter_for(base_url: str) -> RateLimiter:
     """The process's limiter for the host behind ``base_url``."""
-    parts = urlsplit(base_url)
-    key = f"{parts.scheme}://{parts.netloc}".lower()
     with _limiters_lock:
-        return _limiters.setdefault(key, RateLimiter())
+        return _limiters.setdefault(host_of(base_url), RateLimiter())
+
+
+def take_store_slot(host: str, s: dict, cancel: threading.Event | None = None) -> None:
+    """Wait until the store's clock lets this process call ``host`` (another process or host
+    may have called it less than the interval ago), and take the slot."""
+    while True:
+        wait = locks.reserve_call(host, s["timeout"] + s["interval"])
+        if wait <= 0:
+            return
+        if cancel is not None:
+            if cancel.wait(min(wait, 1.0)):
+                raise Cancelled()
+        else:
+            time.sleep(min(wait, 1.0))
 
 
 # ---- the queue -------------------------------------------------------------------------------
@@ -347,13 +367,16 @@ def run_batch(cfg: dict, cancel: threading.Event | None = None) -> BatchResult |
     if not enrichment_enabled(cfg):
         return None
     s = settings(cfg)
+    host = host_of(s["base_url"])
     limiter = limiter_for(s["base_url"])
     limiter.acquire(s["interval"], cancel)
-    called = False
+    called = slot = False
     try:
         claimed = claim(s["lease"])
         if not claimed:
             return None
+        take_store_slot(host, s, cancel)
+        slot = True
         ids = list(dict.fromkeys(arxiv_id for _, arxiv_id in claimed))
         result = BatchResult(papers=len(claimed), ids=len(ids), called=True)
         called = True
@@ -364,6 +387,11 @@ def run_batch(cfg: dict, cancel: threading.Event | None = None) -> BatchResult |
             result.error = str(e)
             log.warning("arXiv call for %d ids failed: %s", len(ids), e)
     finally:
+        if slot:
+            if called:
+                locks.call_ended(host, s["interval"])
+            else:
+                locks.call_not_made(host)
         limiter.release(called)
     _apply(claimed, outcome, s, result)
     return result

@@ -22,7 +22,7 @@ from peewee import fn
 
 from papershelf.domain.errors import NotFound
 from papershelf.formats import EXPORT_FORMATS
-from papershelf.services import listing, transfer
+from papershelf.services import groups, listing, transfer
 from papershelf.store.db import write_transaction
 from papershelf.store.models import Feed, Paper, User
 
@@ -46,16 +46,20 @@ def feed_path(feed: Feed, server_key: str) -> str:
 
 def feed_record(feed: Feed, server_key: str) -> dict:
     return {"id": feed.id, "format": feed.format, "tag": feed.tag, "topic": feed.topic,
-            "q": feed.q, "path": feed_path(feed, server_key),
+            "q": feed.q, "group": feed.group_id, "path": feed_path(feed, server_key),
             "created_at": feed.created_at.isoformat(timespec="microseconds") + "Z"}
 
 
 def create_feed(user: User, server_key: str, *, format: str = "bibtex", tag=None, topic=None,
-                q=None) -> Feed:
+                q=None, group=None) -> Feed:
+    """A feed of the user's papers, or (``group``) of a group's shelf the user is a member of."""
     nonce = secrets.token_hex(16)
     with write_transaction():
+        if group is not None:
+            groups.get_group(user, group)
         return Feed.create(user=user, nonce=nonce, secret_hash=_hash(_secret(server_key, nonce)),
-                           format=format, tag=tag or None, topic=topic or None, q=q or None)
+                           format=format, tag=tag or None, topic=topic or None, q=q or None,
+                           group=group)
 
 
 def list_feeds(user: User) -> list[Feed]:
@@ -75,6 +79,8 @@ def feed_for(secret_and_ext: str) -> Feed:
     feed = Feed.get_or_none(Feed.secret_hash == _hash(secret)) if secret else None
     if feed is None or EXPORT_FORMATS[feed.format][1] != ext:
         raise NotFound("no such feed")
+    if feed.group_id is not None:
+        groups.get_group(feed.user, feed.group_id)  # its owner left the group: it is gone
     return feed
 
 
@@ -98,13 +104,32 @@ def version(user: User, *, format: str, tag=None, topic=None, q=None, ids=None,
     return Version(etag, latest or user.created_at)
 
 
+def group_version(group_id: int, *, format: str, tag=None, topic=None, q=None,
+                  salt: str = "") -> Version:
+    """``version`` of a group's shelf with this filter (a share or an unshare changes it too)."""
+    query = groups.filtered(group_id, q=q, tag=tag, topic=topic).select(
+        fn.COUNT(Paper.id), fn.SUM(Paper.id), fn.MAX(Paper.id), fn.MAX(Paper.updated_at))
+    count, id_sum, id_max, latest = query.tuples().get()
+    latest = _as_datetime(latest)
+    text = f"{salt}|group {group_id}|{format}|{tag}|{topic}|{q}|{count}|{id_sum}|{id_max}|{latest}"
+    etag = '"' + hashlib.sha256(text.encode()).hexdigest()[:32] + '"'
+    return Version(etag, latest or datetime(2000, 1, 1))
+
+
 def feed_version(feed: Feed) -> Version:
+    if feed.group_id is not None:
+        return group_version(feed.group_id, format=feed.format, tag=feed.tag, topic=feed.topic,
+                             q=feed.q, salt=str(feed.id))
     return version(feed.user, format=feed.format, tag=feed.tag, topic=feed.topic, q=feed.q,
                    salt=str(feed.id))
 
 
 def feed_chunks(feed: Feed):
     """The feed's file, in chunks: the same bytes as ``/api/export`` with its filter."""
+    if feed.group_id is not None:
+        return groups.export_chunks(feed.user, feed.group_id, feed.format, tag=feed.tag,
+                                    topic=feed.topic, q=feed.q, abstract=True,
+                                    notes_field="annote", encoding="latex")
     return transfer.export_chunks(feed.user, feed.format, tag=feed.tag, topic=feed.topic, q=feed.q,
                                   abstract=True, notes_field="annote", encoding="latex")
 

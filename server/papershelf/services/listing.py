@@ -47,9 +47,17 @@ def filtered(user: User, q: str | None = None, tag: str | None = None,
     query = Paper.select().where(Paper.user == user)
     if ids is not None:
         query = query.where(Paper.id.in_(ids))
+    return narrowed(query, q=q, tag=tag, topic=topic, tag_owner=user)
+
+
+def narrowed(query, *, q=None, tag=None, topic=None, tag_owner=None):
+    """``query`` (of papers) with the filters: ``tag`` names a tag of ``tag_owner`` (of any
+    user when None: a group's shelf, where each sharer tags their own copy)."""
     if tag:
-        tagged = (PaperTag.select(PaperTag.paper).join(Tag)
-                  .where((Tag.user == user) & (fn.LOWER(Tag.name) == tag.lower())))
+        named = fn.LOWER(Tag.name) == tag.lower()
+        if tag_owner is not None:
+            named &= Tag.user == tag_owner
+        tagged = PaperTag.select(PaperTag.paper).join(Tag).where(named)
         query = query.where(Paper.id.in_(tagged))
     if topic:
         query = query.where(queries.has_topic(topic))

@@ -1,7 +1,7 @@
 """Papers: save (idempotent, merging), read, edit, delete, list and search, page lookup, tags."""
 
 
-from peewee import IntegrityError
+from peewee import IntegrityError, OperationalError
 
 from papershelf.domain import identifiers
 from papershelf.domain.errors import Conflict, Invalid, NotFound
@@ -12,11 +12,11 @@ from papershelf.domain.merge import (
     titles_compatible,
 )
 from papershelf.domain.record import provisional_title
-from papershelf.services import citekeys, enrichment, search
+from papershelf.services import citekeys, enrichment, groups, search
 from papershelf.store import papers as queries
 from papershelf.store import records
-from papershelf.store.db import run_write, write_transaction
-from papershelf.store.models import Paper, PaperTag, Tag, User, utcnow
+from papershelf.store.db import is_transient, run_write, violated_index, write_transaction
+from papershelf.store.models import Paper, PaperTag, User, utcnow
 
 SAVE_ATTEMPTS = 5
 
@@ -77,12 +77,28 @@ def _default_url(data: dict) -> None:
 
 
 def set_tags(paper: Paper, names: list[str]) -> None:
+    """The paper's tags become ``names``, in that order (the caller holds the paper's lock)."""
     PaperTag.delete().where(PaperTag.paper == paper.id).execute()
+    ids = queries.ensure_tags(paper.user_id, names)
     for position, name in enumerate(names):
-        tag = Tag.get_or_none((Tag.user == paper.user_id) & (Tag.name == name))
-        if tag is None:
-            tag = Tag.create(user=paper.user_id, name=name)
-        PaperTag.create(paper=paper.id, tag=tag, position=position)
+        PaperTag.create(paper=paper.id, tag=ids[name], position=position)
+
+
+def with_retries(write):
+    """Run ``write`` (one request's writes) in a transaction, again when PostgreSQL aborted it
+    for a deadlock or a serialization failure, or when a unique index refused an insert that
+    another transaction made first (looked at again, the row is found). What still fails after
+    ``SAVE_ATTEMPTS`` is raised."""
+    for attempt in range(SAVE_ATTEMPTS):
+        try:
+            return run_write(write)
+        except IntegrityError:
+            if attempt == SAVE_ATTEMPTS - 1:
+                raise
+        except OperationalError as e:
+            if not is_transient(e) or attempt == SAVE_ATTEMPTS - 1:
+                raise
+    raise AssertionError("unreachable")
 
 
 def tag_names(paper: Paper) -> list[str]:
@@ -106,17 +122,19 @@ def save_paper(user: User, data: dict, *, enrich: bool = False,
     data = dict(data)
     _default_url(data)
     tags = data.pop("tags", None)
+    shared_to = data.pop("groups", None)
     fields = {k: v for k, v in data.items() if k in PAGE_FIELDS}
-    for attempt in range(SAVE_ATTEMPTS):
-        try:
-            return run_write(lambda: _save(user, data, fields, tags, enrich, find))
-        except IntegrityError:
-            # On PostgreSQL saves are not serialized: another save created the same paper (or
-            # the same new tag) between our look and our insert, and the unique index refused
-            # ours. Look again: this time the paper is found and merged.
-            if attempt == SAVE_ATTEMPTS - 1:
-                raise
-    raise AssertionError("unreachable")
+    # On PostgreSQL saves are not serialized: another save may create the same paper between
+    # our look and our insert, and the unique index refuses ours. Looked at again, the paper is
+    # found and merged.
+    return with_retries(lambda: _shared(user, _save(user, data, fields, tags, enrich, find),
+                                        shared_to))
+
+
+def _shared(user: User, saved: tuple[Paper, bool], group_ids) -> tuple[Paper, bool]:
+    if group_ids:
+        groups.share(user, saved[0], group_ids, replace=False)
+    return saved
 
 
 def _save(user, data, fields, tags, enrich, find) -> tuple[Paper, bool]:
@@ -158,60 +176,64 @@ def _save(user, data, fields, tags, enrich, find) -> tuple[Paper, bool]:
 def update_paper(user: User, paper_id: int, data: dict, *, enrich: bool = False) -> Paper:
     """A person's edit: applied as given, and remembered so no page save overwrites it."""
     try:
-        return _update_paper(user, paper_id, dict(data), enrich)
-    except IntegrityError:
-        # PostgreSQL: a page save merging into another paper filled in this arXiv id after our
-        # check (a merge does not wait for the user's lock); the unique index
-        # refused ours.
-        raise Conflict("another paper was just saved with this arXiv id or citation key") from None
+        return with_retries(lambda: _update_paper(user, paper_id, dict(data), enrich))
+    except IntegrityError as e:
+        # PostgreSQL: a page save merging into another paper filled in this arXiv id (or took
+        # this key) after our check, and again after each retry.
+        which = "citation key" if "citation_key" in violated_index(e) else "arXiv id"
+        raise Conflict(f"another paper was just saved with this {which}") from None
 
 
 def _update_paper(user: User, paper_id: int, data: dict, enrich: bool) -> Paper:
-    with write_transaction():
-        queries.lock_user(user.id)
-        paper = get_paper(user, paper_id)
-        tags = data.pop("tags", None)
-        if "citation_key" in data and data["citation_key"] != paper.citation_key:
-            owner = queries.citation_key_owner(user.id, data["citation_key"])
-            if owner is not None and owner != paper.id:
-                raise Conflict(f"the citation key {data['citation_key']!r} is taken",
-                               fields={"citation_key": [
-                                   "already used by another paper (BibTeX ignores case)"]})
-        for key in ("arxiv_id",):  # works may share a DOI or a URL
-            if data.get(key) and data[key] != getattr(paper, key):
-                clash = Paper.get_or_none((Paper.user == user) & (getattr(Paper, key) == data[key]))
-                if clash is not None:
-                    raise Conflict(f"another paper has this {key}",
-                                   fields={key: [f"already saved as paper {clash.id}"]})
-        edited = list(paper.edited_fields or [])
-        for key, value in data.items():
-            if key in ("title",) and not value:
-                raise Invalid(fields={key: ["cannot be empty"]})
-            if key in ("authors", "affiliations", "topics", "categories", "editors") and value is None:
-                value = []
-            if key == "extra" and value is None:
-                value = {}
-            if key == "abstract" and value is None:
-                value = ""
-            if key == "authors_more" and value is None:
-                value = 0
-            setattr(paper, key, value)
-            if key not in edited:
-                edited.append(key)
-        if tags is not None:
-            set_tags(paper, tags)
-            if "tags" not in edited:
-                edited.append("tags")
-        if enrich and paper.arxiv_id and "arxiv_id" in data:
-            enrichment.mark_queued(paper)  # a new arXiv id: complete the paper from it
-        if "citation_key" in data:
-            citekeys.pin(paper)
-        else:
-            citekeys.settle(paper, user.citekey_format)
-        paper.edited_fields = edited
-        paper.updated_at = utcnow()
-        paper.save()
-        search.reindex(paper)
+    # The paper's row first, the lock a save of it takes first too (see queries.lock_paper).
+    if not queries.lock_paper(user.id, paper_id):
+        raise NotFound("no such paper")
+    paper = get_paper(user, paper_id)
+    tags = data.pop("tags", None)
+    shared_to = data.pop("groups", None)
+    if shared_to is not None:
+        groups.share(user, paper, shared_to, replace=True)
+    if "citation_key" in data and data["citation_key"] != paper.citation_key:
+        owner = queries.citation_key_owner(user.id, data["citation_key"])
+        if owner is not None and owner != paper.id:
+            raise Conflict(f"the citation key {data['citation_key']!r} is taken",
+                           fields={"citation_key": [
+                               "already used by another paper (BibTeX ignores case)"]})
+    for key in ("arxiv_id",):  # works may share a DOI or a URL
+        if data.get(key) and data[key] != getattr(paper, key):
+            clash = Paper.get_or_none((Paper.user == user) & (getattr(Paper, key) == data[key]))
+            if clash is not None:
+                raise Conflict(f"another paper has this {key}",
+                               fields={key: [f"already saved as paper {clash.id}"]})
+    edited = list(paper.edited_fields or [])
+    for key, value in data.items():
+        if key in ("title",) and not value:
+            raise Invalid(fields={key: ["cannot be empty"]})
+        if key in ("authors", "affiliations", "topics", "categories", "editors") and value is None:
+            value = []
+        if key == "extra" and value is None:
+            value = {}
+        if key == "abstract" and value is None:
+            value = ""
+        if key == "authors_more" and value is None:
+            value = 0
+        setattr(paper, key, value)
+        if key not in edited:
+            edited.append(key)
+    if tags is not None:
+        set_tags(paper, tags)
+        if "tags" not in edited:
+            edited.append("tags")
+    if enrich and paper.arxiv_id and "arxiv_id" in data:
+        enrichment.mark_queued(paper)  # a new arXiv id: complete the paper from it
+    if "citation_key" in data:
+        citekeys.pin(paper)
+    else:
+        citekeys.settle(paper, user.citekey_format)
+    paper.edited_fields = edited
+    paper.updated_at = utcnow()
+    paper.save()
+    search.reindex(paper)
     return paper
 
 

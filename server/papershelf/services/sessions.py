@@ -59,15 +59,12 @@ def end_sessions_of_token(token_id: int) -> int:
 class Brake:
     """Failed authentications per client address, counted in the store."""
 
-    def __init__(self, limit: int):
-        self.limit = limit
-
     @staticmethod
     def _minute() -> int:
         return int(time.time() // 60)
 
-    def blocked(self, address: str) -> bool:
-        return queries.failures_since(address[:64], self._minute() - _BRAKE_MINUTES + 1) >= self.limit
+    def blocked(self, address: str, limit: int) -> bool:
+        return queries.failures_since(address[:64], self._minute() - _BRAKE_MINUTES + 1) >= limit
 
     def record(self, address: str) -> None:
         minute = self._minute()

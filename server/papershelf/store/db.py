@@ -92,6 +92,27 @@ def let_other_writers_in() -> None:
         time.sleep(SQLITE_WRITER_PAUSE)
 
 
+# PostgreSQL aborts one transaction of a deadlock (40P01) or a serialization failure (40001);
+# run again, it succeeds.
+TRANSIENT_SQLSTATES = {"40P01", "40001"}
+
+
+def is_transient(error: Exception) -> bool:
+    """``error`` (a peewee error) is a deadlock or serialization failure worth a retry."""
+    original = error.args[0] if error.args else None
+    return getattr(original, "sqlstate", None) in TRANSIENT_SQLSTATES
+
+
+def violated_index(error: Exception) -> str:
+    """The unique index or constraint an IntegrityError names ("" when the driver says none):
+    PostgreSQL's diagnostics, or SQLite's message (its column list)."""
+    original = error.args[0] if error.args else None
+    diag = getattr(original, "diag", None)
+    if diag is not None:
+        return diag.constraint_name or ""
+    return str(original or error)
+
+
 def bind(database) -> None:
     db.initialize(database)
 

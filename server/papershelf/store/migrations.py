@@ -14,7 +14,8 @@ from papershelf.store.db import StoreError, db, is_postgres, is_sqlite
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
+SCHEMA_LOCK_KEY = 0x7061706572736863  # a single-key advisory lock, apart from every other
 
 
 def _create_search_index() -> None:
@@ -135,6 +136,20 @@ def _highlight_sections() -> None:
         db.execute_sql("ALTER TABLE highlight ADD COLUMN section VARCHAR(300) NOT NULL DEFAULT ''")
 
 
+def _teams() -> None:
+    """Groups, their members and the papers shared to them; a token's expiry; a feed of a
+    group's shelf; the store-wide clock that spaces arXiv calls. Idempotent."""
+    db.create_tables([models.Group, models.GroupMember, models.PaperShare, models.ArxivClock],
+                     safe=True)
+    if "expires_at" not in {c.name for c in db.get_columns("api_token")}:
+        timestamp = "TIMESTAMP" if is_postgres() else "DATETIME"
+        db.execute_sql(f"ALTER TABLE api_token ADD COLUMN expires_at {timestamp}")
+    if "group_id" not in {c.name for c in db.get_columns("feed")}:
+        db.execute_sql("ALTER TABLE feed ADD COLUMN group_id INTEGER"
+                       " REFERENCES user_group (id) ON DELETE CASCADE")
+        db.execute_sql("CREATE INDEX IF NOT EXISTS feed_group_id ON feed (group_id)")
+
+
 MIGRATIONS: dict = {
     # 2: PostgreSQL search documents stored inline (rows move as they are next written).
     2: _search_documents_inline,
@@ -149,12 +164,19 @@ MIGRATIONS: dict = {
     6: _sessions_in_the_store,
     # 7: a highlight's section (body highlights on arXiv HTML pages).
     7: _highlight_sections,
+    # 8: groups, members and shared papers; token expiry; group feeds; the arXiv clock.
+    8: _teams,
 }
 
 
 def init_schema() -> int:
     """Create what is missing and migrate an older store forward. Returns the schema version."""
     with db.atomic():
+        if is_postgres():
+            # Several processes (gunicorn workers, hosts) start on one new store at once: one
+            # creates or migrates it, the others wait and find it done (CREATE TABLE IF NOT
+            # EXISTS alone races: "duplicate key value violates pg_type_typname_nsp_index").
+            db.execute_sql("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK_KEY,))
         db.execute_sql("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
         row = db.execute_sql("SELECT MAX(version) FROM schema_version").fetchone()
         current = row[0] if row and row[0] is not None else 0

@@ -53,6 +53,7 @@ class ApiToken(BaseModel):
     created_at = DateTimeField(default=utcnow)
     last_used_at = DateTimeField(null=True)
     revoked = BooleanField(default=False)
+    expires_at = DateTimeField(null=True)  # None: never expires
 
 
 class Paper(BaseModel):
@@ -167,6 +168,17 @@ class Highlight(Annotation):
     section = CharField(max_length=300, default="")  # body: the heading it falls under
 
 
+class Group(BaseModel):
+    """A team's shared shelf: its members see what any of them shared to it."""
+
+    name = CharField(max_length=100)
+    owner = ForeignKeyField(User, on_delete="CASCADE")
+    created_at = DateTimeField(default=utcnow)
+
+    class Meta:
+        table_name = "user_group"  # GROUP is an SQL keyword
+
+
 class Feed(BaseModel):
     """A live bibliography: a read-only URL whose secret is its only credential. The secret is
     derived from the server's key and ``nonce`` (so its owner can copy the URL again) and only
@@ -180,6 +192,7 @@ class Feed(BaseModel):
     topic = CharField(max_length=100, null=True)
     q = CharField(max_length=500, null=True)
     created_at = DateTimeField(default=utcnow)
+    group = ForeignKeyField(Group, null=True, on_delete="CASCADE")  # a group's shelf
 
 
 class WebSession(BaseModel):
@@ -205,5 +218,33 @@ class AuthFailure(BaseModel):
         indexes = ((("address", "minute"), True),)
 
 
-ALL_MODELS = [User, ApiToken, Paper, Tag, PaperTag, Note, Highlight, Feed, WebSession,
-              AuthFailure]
+class GroupMember(BaseModel):
+    group = ForeignKeyField(Group, backref="members", on_delete="CASCADE")
+    user = ForeignKeyField(User, on_delete="CASCADE")
+    added_at = DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("group", "user"), True), (("user", "group"), False))
+
+
+class PaperShare(BaseModel):
+    """A paper its owner shared to a group."""
+
+    paper = ForeignKeyField(Paper, backref="shares", on_delete="CASCADE")
+    group = ForeignKeyField(Group, on_delete="CASCADE")
+    shared_at = DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("paper", "group"), True), (("group", "paper"), False))
+
+
+class ArxivClock(BaseModel):
+    """When the next arXiv call may start, per arXiv host: one row that every process and host
+    reads and moves under its row lock, so calls stay spaced across all of them."""
+
+    host = CharField(max_length=300, primary_key=True)
+    next_at = DateTimeField()
+
+
+ALL_MODELS = [User, ApiToken, Paper, Tag, PaperTag, Note, Highlight, Feed, Group, GroupMember,
+              PaperShare, ArxivClock, WebSession, AuthFailure]

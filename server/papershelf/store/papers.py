@@ -13,25 +13,54 @@ from papershelf.store.models import Paper
 
 
 def lock_user(user_id: int) -> None:
-    """Serialize an edit or an import with the user's other edits and imports, and with saves
-    that insert a paper (on PostgreSQL their foreign key takes a share lock on the same row).
-    SQLite's IMMEDIATE transactions already do. Page saves do not take it: they run side by side
-    and the unique indexes settle a race between two saves."""
+    """Serialize an import or a re-keying with the user's other imports and re-keyings
+    (SQLite's IMMEDIATE transactions already do). An advisory lock, not the user's row: every
+    insert of a paper or a tag takes a key-share lock on that row, so holding it for update
+    made saves and edits of one user wait on each other and deadlock. Saves and edits do not
+    take it: they lock the paper they write first, and the unique indexes settle the rest."""
     if is_postgres():
-        db.execute_sql('SELECT id FROM "user" WHERE id = %s FOR UPDATE', (user_id,))
+        db.execute_sql("SELECT pg_advisory_xact_lock(%s, hashtext('user'))", (user_id,))
+
+
+def lock_paper(user_id: int, paper_id: int) -> bool:
+    """Lock the user's paper for this transaction (PostgreSQL), the first lock an edit takes,
+    as a save takes it first too: one order, so the two never deadlock. False: no such paper.
+    ``FOR NO KEY UPDATE``: notes and highlights being added to it (their foreign key takes a
+    key-share lock) do not wait."""
+    p = db.param
+    lock = " FOR NO KEY UPDATE" if is_postgres() else ""
+    return db.execute_sql(f"SELECT id FROM paper WHERE id = {p} AND user_id = {p}{lock}",
+                          (paper_id, user_id)).fetchone() is not None
+
+
+def ensure_tags(user_id: int, names: list[str]) -> dict[str, int]:
+    """The ids of the user's tags named ``names``, creating those missing. Inserts are
+    optimistic (``ON CONFLICT DO NOTHING``: a tag another save created meanwhile is simply
+    read) and made in one order (by name), so two saves creating the same new tags wait for one
+    another instead of deadlocking."""
+    wanted = sorted(set(names))
+    if not wanted:
+        return {}
+    p = db.param
+    for name in wanted:
+        db.execute_sql(f"INSERT INTO tag (user_id, name) VALUES ({p}, {p})"
+                       " ON CONFLICT (user_id, name) DO NOTHING", (user_id, name))
+    where, params = in_list("name", wanted)
+    return dict(db.execute_sql(f"SELECT name, id FROM tag WHERE user_id = {p} AND {where}",
+                               [user_id, *params]).fetchall())
 
 
 def rows_with_any(user_id: int, values: dict) -> list[tuple]:
     """The user's papers whose column equals the value for any of ``values`` ({column: value}):
     ``(id, title, *those columns)``, oldest first. On PostgreSQL the rows found stay locked to
     this transaction, so two saves of one paper merge one after the other (the second reads what
-    the first wrote)."""
+    the first wrote). The lock is the one ``lock_paper`` takes."""
     keys = list(values)
     p = db.param
     return db.execute_sql(
         f"SELECT id, title, {', '.join(keys)} FROM paper WHERE user_id = {p} AND ("
         + " OR ".join(f"{k} = {p}" for k in keys) + ") ORDER BY id"
-        + (" FOR UPDATE" if is_postgres() else ""),
+        + (" FOR NO KEY UPDATE" if is_postgres() else ""),
         [user_id] + [values[k] for k in keys]).fetchall()
 
 

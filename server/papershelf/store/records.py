@@ -120,6 +120,9 @@ def _pg_json_record(columns: tuple) -> str:
         for c in columns) + ")"
 
 
+pg_json_record = _pg_json_record  # one note or highlight row as the API's JSON (PostgreSQL)
+
+
 def children_json_sql(papers: str = "p") -> tuple[str, str, str]:
     """PostgreSQL: the tags, notes and highlights of the papers in the CTE ``papers`` (with an
     ``id`` column), one JSON array of each per paper, as the same records ``tags_by_paper``,

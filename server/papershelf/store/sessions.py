@@ -6,13 +6,14 @@ from papershelf.store.models import AuthFailure, WebSession
 
 def user_of_live_session(secret_hash: str, now) -> tuple | None:
     """``(user id, name, created_at, citekey_format)`` of the unexpired session with this hash
-    whose token is not revoked, or None."""
+    whose token is neither revoked nor expired, or None."""
     p = db.param
     return db.execute_sql(
         f'SELECT u.id, u.name, u.created_at, u.citekey_format FROM web_session s'
         f' JOIN api_token t ON t.id = s.token_id JOIN "user" u ON u.id = s.user_id'
-        f' WHERE s.secret_hash = {p} AND s.expires_at > {p} AND t.revoked = {p}',
-        (secret_hash, now, False)).fetchone()
+        f' WHERE s.secret_hash = {p} AND s.expires_at > {p} AND t.revoked = {p}'
+        f' AND (t.expires_at IS NULL OR t.expires_at > {p})',
+        (secret_hash, now, False, now)).fetchone()
 
 
 def delete_session(secret_hash: str) -> None:

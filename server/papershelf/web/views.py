@@ -25,7 +25,7 @@ from papershelf.formats import FORMATS
 from papershelf.http.errors import RateLimited
 from papershelf.http.schemas import PaperQuerySchema
 from papershelf.http.security import check_same_origin, refuse_wrong_token, session_user
-from papershelf.services import auth, feeds, listing, papers, search, sessions
+from papershelf.services import auth, feeds, groups, listing, papers, search, sessions
 from papershelf.web import render
 
 bp = Blueprint("web", __name__)
@@ -273,10 +273,12 @@ def paper_page(paper_id):
     numbered = title.placed + abstract.placed
     numbers = {h["id"]: i for i, h in enumerate(numbered, 1)}
     notes = [{"rec": n, "html": render.render_markdown(n["body"])} for n in rec["notes"]]
+    shared = {g["id"] for g in groups.paper_groups(g.user, paper.id)}
     return render_template(
         "paper.html", p=rec, title=title, abstract=abstract, numbers=numbers,
         numbered=numbered, orphaned=title.orphaned + abstract.orphaned, notes=notes,
         links=_links(rec), full_text=_full_text_sections(rec, by_field.get("body", [])),
+        my_groups=[{**grp, "shared": grp["id"] in shared} for grp in groups.list_groups(g.user)],
     )
 
 
@@ -284,11 +286,42 @@ def _full_text_sections(rec: dict, highlights: list[dict]) -> list[dict]:
     """The highlights made in the paper's full text (arXiv's HTML view), in reading order, by the
     section they fall under: [{"section", "highlights": [{…, "link"}]}]. Each links to the HTML
     page at that highlight (the extension scrolls to ``#papershelf-highlight=<id>``)."""
-    groups: list[dict] = []
+    sections: list[dict] = []
     base = f"https://arxiv.org/html/{rec['arxiv_id']}" if rec.get("arxiv_id") else None
     for h in sorted(highlights, key=lambda h: (h["start"], h["id"])):
-        if not groups or groups[-1]["section"] != h.get("section", ""):
-            groups.append({"section": h.get("section", ""), "highlights": []})
+        if not sections or sections[-1]["section"] != h.get("section", ""):
+            sections.append({"section": h.get("section", ""), "highlights": []})
         link = f"{base}#papershelf-highlight={h['id']}" if base else None
-        groups[-1]["highlights"].append({**h, "link": link})
-    return groups
+        sections[-1]["highlights"].append({**h, "link": link})
+    return sections
+
+
+# ---- teams: tokens and groups --------------------------------------------------------------
+
+
+@bp.get("/tokens")
+@signed_in
+def tokens_page():
+    """The user's API tokens: name, created, last used, expiry; a new one's secret once."""
+    return render_template("tokens.html",
+                           tokens=[auth.token_record(t) for t in auth.list_tokens(g.user)])
+
+
+@bp.get("/groups")
+@signed_in
+def groups_page():
+    return render_template("groups.html", groups=groups.list_groups(g.user))
+
+
+@bp.get("/groups/<id:group_id>")
+@signed_in
+def group_page(group_id):
+    """A group's shelf: what members shared, who shared it, their notes and highlights."""
+    try:
+        found = groups.shelf(g.user, group_id)
+    except NotFound:
+        return render_template("missing.html", what="group"), 404
+    items = [{"rec": rec, "notes": [{**n, "html": render.render_markdown(n["body"])}
+                                    for n in rec["notes"]]} for rec in found["items"]]
+    return render_template("group.html", group=found["group"], items=items,
+                           export_formats=EXPORT_FORMATS)

@@ -303,6 +303,32 @@ const paperId = body.dataset.paperId;
 const paperUrl = paperId ? `/api/papers/${paperId}` : null;
 
 const forms = {
+  // ---- teams: tokens, groups, sharing ----
+  "create-token": async (form) => {
+    const name = form.elements.name.value.trim();
+    const days = form.elements.expires_in_days.value;
+    const made = await api("POST", "/api/tokens",
+      { name, expires_in_days: days ? Number(days) : null });
+    await refresh(null, form);
+    // The secret is in this answer only: shown here, never fetched again.
+    document.getElementById("new-token-secret").textContent = made.token;
+    document.getElementById("new-token").hidden = false;
+    document.querySelector('[data-action="copy-token"]').focus();
+  },
+  "create-group": async (form) => {
+    const group = await api("POST", "/api/groups", { name: form.elements.name.value.trim() });
+    location.assign(`/groups/${group.id}`);
+  },
+  "add-member": async (form) => {
+    await api("POST", `/api/groups/${body.dataset.groupId}/members`,
+      { user: form.elements.user.value.trim() });
+    await refresh("#member-name", form);
+  },
+  async share(form) {
+    const groups = [...form.querySelectorAll('input[name="groups"]:checked')].map((i) => Number(i.value));
+    await api("PATCH", paperUrl, { groups });
+    flash(groups.length ? "Shared." : "Private: shared with no group.");
+  },
   "create-feed": async (form) => {
     const payload = Object.fromEntries(new FormData(form).entries());
     const feed = await api("POST", "/api/feeds", payload);
@@ -433,6 +459,40 @@ async function revokeFeed(button) {
   flash("Feed revoked: its URL answers 404 now.");
 }
 
+// ---- tokens and groups ----------------------------------------------------------------------
+
+// Asks twice, as revoking a feed does.
+function armed(button, label) {
+  if (button.dataset.armed === "1") return true;
+  button.dataset.armed = "1";
+  const before = button.textContent;
+  button.textContent = label;
+  setTimeout(() => {
+    if (!button.isConnected) return;
+    delete button.dataset.armed;
+    button.textContent = before;
+  }, 4000);
+  return false;
+}
+
+async function revokeToken(button) {
+  if (!armed(button, "Press again to revoke")) return;
+  await api("DELETE", `/api/tokens/${button.closest("[data-token-id]").dataset.tokenId}`);
+  await refresh("#token-name");
+  flash("Token revoked.");
+}
+
+async function removeMember(button) {
+  if (!armed(button, "Press again")) return;
+  const name = button.closest("[data-member]").dataset.member;
+  await api("DELETE", `/api/groups/${body.dataset.groupId}/members/${encodeURIComponent(name)}`);
+  if (button.textContent.includes("leave") || name === document.querySelector(".who .user")?.textContent) {
+    location.assign("/groups");
+  } else {
+    await refresh("#member-name");
+  }
+}
+
 // ---- wiring (delegated, so that it survives refresh()) -------------------------------------
 
 document.addEventListener("submit", (event) => {
@@ -474,6 +534,12 @@ document.addEventListener("click", (event) => {
     run(button, () => copyFeed(button));
   } else if (action === "revoke-feed") {
     run(button, () => revokeFeed(button));
+  } else if (action === "revoke-token") {
+    run(button, () => revokeToken(button));
+  } else if (action === "copy-token") {
+    run(button, () => copyText(document.getElementById("new-token-secret").textContent, "Token copied."));
+  } else if (action === "remove-member") {
+    run(button, () => removeMember(button));
   }
 });
 

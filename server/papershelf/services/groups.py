@@ -1,0 +1,209 @@
+"""Groups: a team's shared shelf. Whoever creates a group owns it and alone adds and removes
+members; nothing is shared unless its owner shares it (``"groups": [...]`` on a save or an
+edit). A group's shelf lists what members shared, each work once, with who shared it and every
+sharer's notes and highlights on it, each marked with its author; exports and feeds of a group
+read the same shelf. To anyone who is not a member, a group does not exist (404).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from papershelf.domain.errors import Conflict, Forbidden, Invalid, NotFound
+from papershelf.formats import writer_for
+from papershelf.services import listing
+from papershelf.store import groups as queries
+from papershelf.store import records
+from papershelf.store.db import write_transaction
+from papershelf.store.models import Group, Paper, User
+
+NAME_MAX = 100
+BATCH = 500
+
+
+def _record(gid, name, owner_id, owner_name, created_at, members: list[str], user: User) -> dict:
+    return {"id": gid, "name": name, "owner": owner_name,
+            "role": "owner" if owner_id == user.id else "member",
+            "members": members, "created_at": records.ts(created_at)}
+
+
+def list_groups(user: User) -> list[dict]:
+    """The user's groups (those they own and those they are a member of), oldest first."""
+    rows = queries.groups_of(user.id)
+    names = queries.member_names([r[0] for r in rows])
+    return [_record(*r, names[r[0]], user) for r in rows]
+
+
+def get_group(user: User, group_id: int) -> Group:
+    """The group, for one of its members; NotFound for anyone else."""
+    group = queries.group_of_member(group_id, user.id)
+    if group is None:
+        raise NotFound("no such group")
+    return group
+
+
+def group_record(user: User, group_id: int) -> dict:
+    found = next((g for g in list_groups(user) if g["id"] == group_id), None)
+    if found is None:
+        raise NotFound("no such group")
+    return found
+
+
+def create_group(user: User, name: str) -> dict:
+    with write_transaction():
+        group = Group.create(name=name, owner=user.id)
+        queries.add_member(group.id, user.id)
+    return group_record(user, group.id)
+
+
+def _owned(user: User, group_id: int) -> Group:
+    group = get_group(user, group_id)
+    if group.owner_id != user.id:
+        raise Forbidden("only the group's owner may change its members")
+    return group
+
+
+def add_member(user: User, group_id: int, member_name: str) -> dict:
+    """The owner adds the user named ``member_name``."""
+    with write_transaction():
+        group = _owned(user, group_id)
+        member = User.get_or_none(User.name == member_name)
+        if member is None:
+            raise Invalid(fields={"user": [f"no user is named {member_name!r}"]})
+        queries.add_member(group.id, member.id)
+    return group_record(user, group_id)
+
+
+def remove_member(user: User, group_id: int, member_name: str) -> None:
+    """The owner removes a member, or a member leaves; what they shared leaves with them."""
+    with write_transaction():
+        group = get_group(user, group_id)
+        if member_name != user.name and group.owner_id != user.id:
+            raise Forbidden("only the group's owner may remove other members")
+        member = User.get_or_none(User.name == member_name)
+        if member is not None and member.id == group.owner_id:
+            raise Conflict("the owner cannot leave the group; delete it instead")
+        if member is None or not queries.remove_member(group.id, member.id):
+            raise NotFound(f"{member_name!r} is not a member of this group")
+
+
+def delete_group(user: User, group_id: int) -> None:
+    """The owner deletes the group: its shares and its feeds go with it (the papers stay)."""
+    with write_transaction():
+        group = get_group(user, group_id)
+        if group.owner_id != user.id:
+            raise Forbidden("only the group's owner may delete it")
+        group.delete_instance()
+
+
+# ---- sharing ------------------------------------------------------------------------------
+
+
+def check_groups(user: User, group_ids: list[int]) -> list[int]:
+    """``group_ids`` if the user is a member of each; else Invalid (a group the user is not in
+    is described as a group that does not exist)."""
+    wanted = list(dict.fromkeys(group_ids))
+    missing = [g for g in wanted if g not in queries.member_group_ids(user.id, wanted)]
+    if missing:
+        raise Invalid(fields={"groups": [f"no such group: {g}" for g in missing]})
+    return wanted
+
+
+def share(user: User, paper: Paper, group_ids: list[int], *, replace: bool) -> None:
+    """Share the user's ``paper`` to ``group_ids`` (inside the write that saves it). A save adds
+    to the groups it is shared to; an edit (``replace``) makes them exactly these, leaving
+    untouched only groups the user is no longer in (they cannot see those)."""
+    wanted = check_groups(user, group_ids)
+    if replace:
+        current = queries.shared_group_ids(paper.id)
+        queries.unshare(paper.id, [g for g in current if g not in wanted])
+    queries.share(paper.id, wanted)
+
+
+def paper_groups(user: User, paper_id: int) -> list[dict]:
+    """The groups (of the user's) the user's paper is shared to: ``[{"id", "name"}]``."""
+    shared = set(queries.shared_group_ids(paper_id))
+    return [{"id": g["id"], "name": g["name"]} for g in list_groups(user) if g["id"] in shared]
+
+
+# ---- the shelf ----------------------------------------------------------------------------
+
+
+def _work_key(rec: dict) -> str:
+    for name in ("arxiv_id", "doi", "url"):
+        if rec.get(name):
+            return f"{name}:{rec[name]}"
+    return f"paper:{rec['id']}"
+
+
+def _shelf_entries(rows: list[tuple]) -> list[dict]:
+    """Shares ``(paper id, user id, user name, shared_at)`` → one entry per work: the first
+    share's paper, with every share's sharer and the sharers' notes and highlights."""
+    papers = {p.id: p for p in Paper.select().where(Paper.id.in_([r[0] for r in rows]))}
+    recs = {rec["id"]: rec for rec in records.paper_records(
+        [papers[r[0]] for r in rows if r[0] in papers])}
+    entries: dict[str, dict] = {}
+    for paper_id, _uid, name, shared_at in rows:
+        rec = recs.get(paper_id)
+        if rec is None:
+            continue
+        key = _work_key(rec)
+        entry = entries.get(key)
+        if entry is None:
+            entry = entries[key] = {**rec, "notes": [], "highlights": [], "shared_by": []}
+        if any(s["paper_id"] == paper_id for s in entry["shared_by"]):
+            continue  # one paper shared to the group once; rows are per share
+        entry["shared_by"].append({"user": name, "paper_id": paper_id,
+                                   "shared_at": records.ts(shared_at)})
+        entry["notes"] += [{**n, "user": name} for n in rec["notes"]]
+        entry["highlights"] += [{**h, "user": name} for h in rec["highlights"]]
+    return list(entries.values())
+
+
+def shelf(user: User, group_id: int) -> dict:
+    """The group's shelf for one of its members: ``{"group", "items"}``, latest share first."""
+    get_group(user, group_id)
+    return {"group": group_record(user, group_id),
+            "items": _shelf_entries(queries.shelf_rows(group_id))}
+
+
+def filtered(group_id: int, *, q=None, tag=None, topic=None):
+    """The papers shared to the group matching the filters (a peewee query); ``tag`` is any
+    sharer's tag of that name."""
+    query = Paper.select().where(Paper.id.in_(queries.shelf_paper_ids(group_id)))
+    return listing.narrowed(query, q=q, tag=tag, topic=topic)
+
+
+def export_records(group_id: int, *, q=None, tag=None, topic=None) -> Iterator[dict]:
+    """The group's shelf as export records, each work once (the first sharer's paper, with
+    every sharer's notes and highlights), in citation-key order; a key two works share gets
+    ``a``, ``b``… as a clash in one library would."""
+    wanted = {pid for (pid,) in filtered(group_id, q=q, tag=tag, topic=topic)
+              .select(Paper.id).tuples()}
+    rows = [r for r in queries.shelf_rows(group_id) if r[0] in wanted]
+    rows.reverse()  # the first share of a work is its entry
+    entries = sorted(_shelf_entries(rows), key=lambda e: (e["citation_key"], e["id"]))
+    taken: set[str] = set()
+    for entry in entries:
+        key = entry["citation_key"]
+        if key.lower() in taken:
+            key = next(key + s for s in _suffixes() if (key + s).lower() not in taken)
+        taken.add(key.lower())
+        rec = {k: v for k, v in entry.items() if k != "shared_by"}
+        rec["citation_key"] = key
+        yield rec
+
+
+def _suffixes():
+    for first in "abcdefghijklmnopqrstuvwxyz":
+        yield first
+    for first in "abcdefghijklmnopqrstuvwxyz":
+        for second in "abcdefghijklmnopqrstuvwxyz":
+            yield first + second
+
+
+def export_chunks(user: User, group_id: int, fmt: str, *, q=None, tag=None, topic=None,
+                  **options) -> Iterator[str]:
+    """The group's export file, in chunks, for one of its members."""
+    get_group(user, group_id)
+    return writer_for(fmt)(export_records(group_id, q=q, tag=tag, topic=topic), **options)

@@ -1,0 +1,171 @@
+"""The queries of groups: memberships, shares, a group's shelf, and what members saved of a
+page's papers (the page lookup's group part), with their dialect differences."""
+
+from collections import defaultdict
+
+from papershelf.store import records
+from papershelf.store.db import db, in_list, is_postgres
+from papershelf.store.models import Group, GroupMember, PaperShare, User, utcnow
+
+
+def groups_of(user_id: int) -> list[tuple]:
+    """``(id, name, owner id, owner name, created_at)`` of the user's groups, by id."""
+    p = db.param
+    return db.execute_sql(
+        'SELECT g.id, g.name, g.owner_id, o.name, g.created_at FROM user_group g'
+        ' JOIN group_member m ON m.group_id = g.id JOIN "user" o ON o.id = g.owner_id'
+        f' WHERE m.user_id = {p} ORDER BY g.id', (user_id,)).fetchall()
+
+
+def group_of_member(group_id: int, user_id: int) -> Group | None:
+    """The group, if the user is one of its members (else None, as if it did not exist)."""
+    return (Group.select().join(GroupMember)
+            .where((Group.id == group_id) & (GroupMember.user == user_id)).first())
+
+
+def member_ids(group_id: int) -> list[int]:
+    return [m.user_id for m in GroupMember.select(GroupMember.user)
+            .where(GroupMember.group == group_id)]
+
+
+def member_names(group_ids: list[int]) -> dict[int, list[str]]:
+    """Each group's members' names, in the order they joined."""
+    out = defaultdict(list)
+    if not group_ids:
+        return out
+    where, params = in_list("m.group_id", group_ids)
+    for gid, name in db.execute_sql(
+            f'SELECT m.group_id, u.name FROM group_member m JOIN "user" u ON u.id = m.user_id'
+            f' WHERE {where} ORDER BY m.group_id, m.id', params).fetchall():
+        out[gid].append(name)
+    return out
+
+
+def add_member(group_id: int, user_id: int) -> None:
+    """Add the user (nothing happens when they are a member already)."""
+    p = db.param
+    db.execute_sql(f"INSERT INTO group_member (group_id, user_id, added_at) VALUES ({p}, {p}, {p})"
+                   " ON CONFLICT (group_id, user_id) DO NOTHING",
+                   (group_id, user_id, utcnow()))
+
+
+def remove_member(group_id: int, user_id: int) -> bool:
+    """Remove the user and take back what they shared to the group; False: not a member."""
+    removed = GroupMember.delete().where((GroupMember.group == group_id)
+                                         & (GroupMember.user == user_id)).execute()
+    p = db.param
+    db.execute_sql(f"DELETE FROM paper_share WHERE group_id = {p} AND paper_id IN"
+                   f" (SELECT id FROM paper WHERE user_id = {p})", (group_id, user_id))
+    return bool(removed)
+
+
+def member_group_ids(user_id: int, group_ids: list[int]) -> set[int]:
+    """Which of ``group_ids`` the user is a member of."""
+    if not group_ids:
+        return set()
+    where, params = in_list("group_id", group_ids)
+    p = db.param
+    return {gid for (gid,) in db.execute_sql(
+        f"SELECT group_id FROM group_member WHERE user_id = {p} AND {where}",
+        [user_id, *params]).fetchall()}
+
+
+def shared_group_ids(paper_id: int) -> list[int]:
+    return [s.group_id for s in PaperShare.select(PaperShare.group)
+            .where(PaperShare.paper == paper_id).order_by(PaperShare.group)]
+
+
+def share(paper_id: int, group_ids) -> None:
+    """Share the paper to ``group_ids`` (those it is shared to already stay as they are)."""
+    p = db.param
+    for gid in sorted(set(group_ids)):
+        db.execute_sql(f"INSERT INTO paper_share (paper_id, group_id, shared_at)"
+                       f" VALUES ({p}, {p}, {p}) ON CONFLICT (paper_id, group_id) DO NOTHING",
+                       (paper_id, gid, utcnow()))
+
+
+def unshare(paper_id: int, group_ids) -> None:
+    if group_ids:
+        (PaperShare.delete().where((PaperShare.paper == paper_id)
+                                   & (PaperShare.group.in_(list(group_ids)))).execute())
+
+
+def shelf_rows(group_id: int) -> list[tuple]:
+    """``(paper id, sharer's user id, sharer's name, shared_at)`` of what members shared to
+    the group, the latest share first."""
+    p = db.param
+    return db.execute_sql(
+        'SELECT s.paper_id, p.user_id, u.name, s.shared_at FROM paper_share s'
+        ' JOIN paper p ON p.id = s.paper_id JOIN "user" u ON u.id = p.user_id'
+        f' WHERE s.group_id = {p} ORDER BY s.shared_at DESC, s.id DESC', (group_id,)).fetchall()
+
+
+def shelf_paper_ids(group_id: int) -> list[int]:
+    p = db.param
+    return [r[0] for r in db.execute_sql(
+        f"SELECT paper_id FROM paper_share WHERE group_id = {p}", (group_id,)).fetchall()]
+
+
+def user_names(user_ids) -> dict[int, str]:
+    ids = list(set(user_ids))
+    if not ids:
+        return {}
+    return {u.id: u.name for u in User.select(User.id, User.name).where(User.id.in_(ids))}
+
+
+# What the lookup of a page reads for the other members' shared papers.
+SHARED_COLUMNS = "p.id, p.user_id, p.arxiv_id, p.url"
+
+
+def shared_on_page(user_id: int, arxiv_ids: list[str], urls: list[str]) -> list[tuple]:
+    """The papers with one of ``arxiv_ids`` or ``urls`` that other members of the user's
+    groups shared to one of those groups: rows ``(paper id, owner name, arxiv_id, url, groups
+    [{"id", "name"}], notes count, highlights [records])``. Found through the (user, arxiv_id)
+    and (user, url) indexes of the members' papers, so the size of their libraries does not
+    matter; PostgreSQL answers it in one query, SQLite in a few."""
+    if not arxiv_ids and not urls:
+        return []
+    p = db.param
+    mine = f"SELECT group_id FROM group_member WHERE user_id = {p}"
+    members = (f"SELECT DISTINCT m.user_id FROM group_member m WHERE m.group_id IN ({mine})"
+               f" AND m.user_id <> {p}")
+    where, params = [], [user_id, user_id]
+    for column, values in (("arxiv_id", arxiv_ids), ("url", urls)):
+        if values:
+            sql, more = in_list(f"p.{column}", list(values))
+            where.append(sql)
+            params += more
+    papers = (f"SELECT {SHARED_COLUMNS} FROM paper p WHERE p.user_id IN ({members})"
+              f" AND ({' OR '.join(where)})")
+    if is_postgres():
+        highlight = records.pg_json_record(records.HIGHLIGHT_COLUMNS)
+        return db.execute_sql(
+            f"WITH mine AS ({mine}), c AS ({papers}),"
+            " s AS (SELECT ps.paper_id, json_agg(json_build_object('id', g.id, 'name', g.name)"
+            " ORDER BY g.id) AS groups FROM paper_share ps JOIN user_group g ON g.id = ps.group_id"
+            " WHERE ps.paper_id IN (SELECT id FROM c) AND ps.group_id IN (SELECT group_id FROM mine)"
+            " GROUP BY ps.paper_id)"
+            " SELECT c.id, u.name, c.arxiv_id, c.url, s.groups,"
+            " (SELECT COUNT(*) FROM note n WHERE n.paper_id = c.id),"
+            f" (SELECT json_agg({highlight} ORDER BY {records.HIGHLIGHT_ORDER})"
+            "  FROM highlight h WHERE h.paper_id = c.id)"
+            ' FROM c JOIN s ON s.paper_id = c.id JOIN "user" u ON u.id = c.user_id ORDER BY c.id',
+            [user_id, *params]).fetchall()
+    found = db.execute_sql(papers, params).fetchall()
+    if not found:
+        return []
+    ids = [r[0] for r in found]
+    in_ids, id_params = in_list("ps.paper_id", ids)
+    groups = defaultdict(list)
+    for pid, gid, name in db.execute_sql(
+            f"SELECT ps.paper_id, g.id, g.name FROM paper_share ps JOIN user_group g"
+            f" ON g.id = ps.group_id WHERE {in_ids} AND ps.group_id IN ({mine}) ORDER BY g.id",
+            [*id_params, user_id]).fetchall():
+        groups[pid].append({"id": gid, "name": name})
+    in_notes, note_params = in_list("paper_id", ids)
+    notes = dict(db.execute_sql(f"SELECT paper_id, COUNT(*) FROM note WHERE {in_notes}"
+                                " GROUP BY paper_id", note_params).fetchall())
+    highlights = records.highlights_by_paper(ids)
+    names = user_names(r[1] for r in found)
+    return [(pid, names[uid], aid, url, groups[pid], notes.get(pid, 0), highlights[pid])
+            for pid, uid, aid, url in found if groups[pid]]
