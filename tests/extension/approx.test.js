@@ -52,3 +52,39 @@ test("approximate matches: the fewest edits, each from its earliest start", () =
   ]);
   assert.deepEqual(approximateMatches(text, "nothing like it at all", 3), []);
 });
+
+/** The best matches by the table: every end with the fewest edits (≤ maxErrors), each from the
+ * earliest start reaching that number (the longest match). approx-string-match 2.0.0's `search`
+ * was tried in lib/approx.js's place and failed this test: for "aabacabcabbaacbbc" in
+ * "aadadbdcddcbdcdccaaaaabbadcabbcaabbdccabcdcddcbaddcddbaacddaad" it reports the match ending
+ * at 35 with 6 errors from start 17, a span 8 edits away (from 20 it is 6). */
+function tableMatches(text, pattern, maxErrors) {
+  const ends = tableDistances(pattern, text, false);
+  const fewest = Math.min(maxErrors + 1, ...ends);
+  if (fewest > maxErrors) return [];
+  const matches = [];
+  ends.forEach((d, j) => {
+    if (d !== fewest) return;
+    const end = j + 1;
+    for (let start = 0; start < end; start++) {
+      if (editDistance(pattern, text.slice(start, end)) === fewest) {
+        matches.push({ start, end, errors: fewest });
+        return;
+      }
+    }
+  });
+  return matches;
+}
+
+test("approximate matches equal the table's best matches, starts included", () => {
+  const rnd = seeded(11);
+  const pick = (alphabet, len) => Array.from({ length: len }, () => alphabet[Math.floor(rnd() * alphabet.length)]).join("");
+  for (let n = 0; n < 300; n++) {
+    const pattern = pick("abc", 1 + Math.floor(rnd() * 40));
+    const text = pick("abcd", Math.floor(rnd() * 80));
+    const maxErrors = Math.floor(rnd() * 8);
+    const got = approximateMatches(text, pattern, maxErrors);
+    const want = tableMatches(text, pattern, maxErrors);
+    assert.deepEqual(got, want, `${pattern} / ${text} / ${maxErrors}`);
+  }
+});
