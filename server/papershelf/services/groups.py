@@ -2,7 +2,8 @@
 members; nothing is shared unless its owner shares it (``"groups": [...]`` on a save or an
 edit). A group's shelf lists what members shared, each work once, with who shared it and every
 sharer's notes and highlights on it, each marked with its author, a page at a time (the work
-shared latest first, a keyset cursor); exports and feeds of a group read the same shelf whole. To anyone who is not a member, a group does not exist (404).
+shared latest first, a keyset cursor); exports and feeds of a group read the same shelf whole.
+To anyone who is not a member, a group does not exist (404).
 """
 
 from __future__ import annotations
