@@ -8,7 +8,8 @@ and every error (the bar: 0 errors, no deadlock).
 Five users share a group; each client is one of them. A client's mix, per step: a lookup of a
 page of 200 ids (its own papers and those members shared), a save (half of them re-saves of a
 paper already stored, shared to the group), a tags edit of one of its papers, a note, a
-full-text search, and every tenth step the group's shelf.
+full-text search, and every tenth step the group's shelf as a reader pages it (its first page
+of 50 works, then the next).
 """
 
 import argparse
@@ -125,8 +126,11 @@ def client_loop(k, ports, tokens, lab, n_papers, stop, stats, errors):
                   {"tags": [f"t{rnd.randrange(20)}", "load"]})
             timed("note", "POST", f"/api/papers/{pid}/notes", {"body": f"note {k}.{step}"})
         timed("search", "GET", f"/api/papers?q={rnd.choice(WORDS)}&limit=20")
-        if step % 10 == 0:
-            timed("shelf", "GET", f"/api/groups/{lab}/papers")
+        if step % 10 == 0:  # the shelf as a reader pages it: the first page, then the next
+            shelf = timed("shelf", "GET", f"/api/groups/{lab}/papers?limit=50")
+            if shelf and shelf["next_cursor"]:
+                timed("shelf", "GET",
+                      f"/api/groups/{lab}/papers?limit=50&cursor={shelf['next_cursor']}")
         step += 1
 
 

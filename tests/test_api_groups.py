@@ -219,3 +219,138 @@ def test_a_group_export_filters_by_any_sharers_tag(client, alice, bob, lab, pape
     assert "2603.29001" in text and "2603.29002" not in text
     r = client.get(f"/api/export?group={lab}&ids=1", headers=bob)
     assert r.status_code == 422 and "ids" in r.json["error"]["fields"]
+
+
+# ---- the shelf in pages -------------------------------------------------------------------
+
+
+def _walk(client, headers, gid, query=""):
+    """Every page of the group's shelf (checked against the OpenAPI description): the items."""
+    spec = client.get("/api/openapi.json").json
+    items, cursor, pages = [], None, 0
+    while True:
+        path = f"/api/groups/{gid}/papers?limit=3{query}" + (f"&cursor={cursor}" if cursor else "")
+        page = check(spec, "GET", path, client.get(path, headers=headers))
+        assert len(page["items"]) <= 3
+        items += page["items"]
+        pages += 1
+        cursor = page["next_cursor"]
+        if cursor is None:
+            return items, pages
+
+
+def test_pages_walk_the_whole_shelf_each_work_once_latest_shared_first(client, alice, bob, lab,
+                                                                       paper_data):
+    ids = [f"2603.{30000 + i}" for i in range(8)]
+    for i, aid in enumerate(ids):
+        client.post("/api/papers", json={**paper_data, "arxiv_id": aid, "title": f"Work {i}",
+                                         "groups": [lab]}, headers=alice if i % 2 else bob)
+    # bob shares alice's work 1 too (his own copy): it is one work, shared latest
+    client.post("/api/papers", json={**paper_data, "arxiv_id": ids[1], "title": "Work 1",
+                                     "groups": [lab]}, headers=bob)
+    # a paper without an arXiv id, a DOI or a URL is a work of its own
+    client.post("/api/papers", json={"title": "Notes without ids", "groups": [lab]}, headers=bob)
+    items, pages = _walk(client, alice, lab)
+    assert pages == 3
+    titles = [i["title"] for i in items]
+    assert len(titles) == len(set(titles)) == 9
+    assert titles[:3] == ["Notes without ids", "Work 1", "Work 7"]
+    assert titles[3:] == [f"Work {i}" for i in (6, 5, 4, 3, 2, 0)]
+    work1 = items[1]
+    assert [s["user"] for s in work1["shared_by"]] == ["alice", "bob"]  # in the order they shared
+    assert work1["id"] == work1["shared_by"][0]["paper_id"]  # the first share's paper
+    # a limit of its own and the default
+    assert len(client.get(f"/api/groups/{lab}/papers", headers=bob).json["items"]) == 9
+    r = client.get(f"/api/groups/{lab}/papers?limit=9", headers=bob).json
+    assert len(r["items"]) == 9 and r["next_cursor"] is None
+    for bad in ("0", "201", "x"):
+        r = client.get(f"/api/groups/{lab}/papers?limit={bad}", headers=bob)
+        assert r.status_code == 422 and "limit" in r.json["error"]["fields"]
+
+
+def test_a_work_shared_by_two_members_is_one_entry_on_its_page_with_both_sharers(
+        client, alice, bob, lab, paper_data):
+    _share_with_notes(client, alice, paper_data, lab)
+    for i in range(4):
+        client.post("/api/papers", json={**paper_data, "arxiv_id": f"2603.3100{i}",
+                                         "title": f"Filler {i}", "groups": [lab]}, headers=alice)
+    _share_with_notes(client, bob, paper_data, lab, note="bob's note")
+    items, _ = _walk(client, bob, lab)
+    assert len(items) == 5
+    [item] = [i for i in items if i["arxiv_id"] == paper_data["arxiv_id"]]
+    assert item is items[0]  # bob's share is the latest
+    assert [s["user"] for s in item["shared_by"]] == ["alice", "bob"]
+    assert [(n["user"], n["body"]) for n in item["notes"]] == [("alice", "alice's note"),
+                                                               ("bob", "bob's note")]
+    assert [h["user"] for h in item["highlights"]] == ["alice", "bob"]
+    assert all(i["notes"] == [] for i in items[1:])
+
+
+def test_a_forged_or_foreign_cursor_is_a_field_error(client, alice, bob, lab, paper_data):
+    import base64
+    import json
+
+    for i in range(3):
+        client.post("/api/papers", json={**paper_data, "arxiv_id": f"2603.3200{i}",
+                                         "groups": [lab]}, headers=alice)
+    cursor = client.get(f"/api/groups/{lab}/papers?limit=1", headers=bob).json["next_cursor"]
+    assert cursor
+    other = client.post("/api/groups", json={"name": "Other"}, headers=bob).json["id"]
+    library = client.get("/api/papers?limit=1", headers=alice).json["next_cursor"]
+    assert library
+
+    def enc(value):
+        return base64.urlsafe_b64encode(json.dumps(value).encode()).decode().rstrip("=")
+
+    forged = ["x", "!!!", enc({"a": 1}), enc(["shelf", lab, "not a time", 1]),
+              enc(["shelf", lab, "2026-01-01 00:00:00", 0]),
+              enc(["shelf", lab, "2026-01-01 00:00:00+05:00", 3]),
+              enc(["shelf", lab, "2026-01-01 00:00:00", 2**63]),
+              enc(["shelf", lab, 5, 3]), enc(["shelf", str(lab), "2026-01-01", 3]),
+              library]
+    for bad in forged:
+        r = client.get(f"/api/groups/{lab}/papers?cursor={bad}", headers=bob)
+        assert r.status_code == 422 and "cursor" in r.json["error"]["fields"], (bad, r.json)
+    # another group's cursor
+    r = client.get(f"/api/groups/{other}/papers?cursor={cursor}", headers=bob)
+    assert r.status_code == 422 and "cursor" in r.json["error"]["fields"]
+    # the shelf's cursor is not the library's
+    r = client.get(f"/api/papers?cursor={cursor}", headers=bob)
+    assert r.status_code == 422 and "cursor" in r.json["error"]["fields"]
+    # a well-formed cursor from no page of ours is a position like any other
+    r = client.get(f"/api/groups/{lab}/papers?cursor=" + enc(["shelf", lab, "1999-01-01", 9]),
+                   headers=bob)
+    assert r.status_code == 200 and r.json["items"] == []
+
+
+def test_a_non_member_cannot_page_a_shelf(client, alice, bob, carol, lab, paper_data):
+    for i in range(2):
+        client.post("/api/papers", json={**paper_data, "arxiv_id": f"2603.3300{i}",
+                                         "groups": [lab]}, headers=alice)
+    cursor = client.get(f"/api/groups/{lab}/papers?limit=1", headers=bob).json["next_cursor"]
+    for path in (f"/api/groups/{lab}/papers?limit=1", f"/api/groups/{lab}/papers?cursor={cursor}",
+                 f"/api/groups/{lab}/papers?cursor=forged"):
+        assert client.get(path, headers=carol).status_code == 404
+
+
+def test_the_shelf_filters_by_search_and_by_any_sharers_tag_in_pages(client, alice, bob, lab,
+                                                                     paper_data):
+    for i in range(5):
+        client.post("/api/papers", json={**paper_data, "arxiv_id": f"2603.3400{i}",
+                                         "title": f"Zebra study {i}" if i % 2 else f"Other {i}",
+                                         "tags": ["rl"] if i < 3 else [], "groups": [lab]},
+                    headers=alice)
+    # bob's copy of work 4 carries his tag: the work is found through it, with both sharers
+    client.post("/api/papers", json={**paper_data, "arxiv_id": "2603.34004", "title": "Other 4",
+                                     "tags": ["Mine"], "groups": [lab]}, headers=bob)
+    items, _ = _walk(client, bob, lab, "&q=zebra")
+    assert [i["title"] for i in items] == ["Zebra study 3", "Zebra study 1"]
+    items, _ = _walk(client, bob, lab, "&tag=RL")
+    assert [i["title"] for i in items] == ["Other 2", "Zebra study 1", "Other 0"]
+    items, _ = _walk(client, alice, lab, "&tag=mine")
+    assert [(i["title"], [s["user"] for s in i["shared_by"]]) for i in items] == [
+        ("Other 4", ["alice", "bob"])]
+    items, _ = _walk(client, alice, lab, "&q=zebra&tag=rl")
+    assert [i["title"] for i in items] == ["Zebra study 1"]
+    assert _walk(client, alice, lab, "&q=nothinglikethis")[0] == []
+    assert len(_walk(client, alice, lab, "&q=&tag=")[0]) == 5

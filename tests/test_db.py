@@ -90,3 +90,34 @@ def test_a_version_2_store_gains_works_beyond_arxiv_and_keys_without_case(make_a
     report = c.post("/api/import", data=bib.encode(), headers=headers).json
     assert report["created"] == 2, report
     assert "BibTeX ignores case" in report["errors"][0]["reason"]
+
+
+def _has_index(name: str) -> bool:
+    if store.is_postgres():
+        sql = f"SELECT 1 FROM pg_indexes WHERE indexname = {store.db.param}"
+    else:
+        sql = f"SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = {store.db.param}"
+    return store.db.execute_sql(sql, (name,)).fetchone() is not None
+
+
+def test_a_version_8_store_gains_the_shelf_index_and_the_migration_runs_twice(make_app,
+                                                                              make_user):
+    from papershelf.store import models
+
+    app = make_app()
+    headers = make_user("alice")
+    app.test_client().post("/api/papers", json={"title": "Kept", "tags": ["RL"]}, headers=headers)
+    with app.extensions["papershelf_db"].connection_context():
+        assert _has_index(models.TAG_NAME_INDEX)  # a new store has it
+        with store.db.atomic():
+            store.db.execute_sql(f"DROP INDEX {models.TAG_NAME_INDEX}")
+            store.db.execute_sql("DELETE FROM schema_version WHERE version > 8")
+    again = make_app()
+    assert _version(again) == migrations.SCHEMA_VERSION == 9
+    with again.extensions["papershelf_db"].connection_context():
+        assert _has_index(models.TAG_NAME_INDEX)
+        with store.db.atomic():
+            migrations.MIGRATIONS[9]()  # idempotent
+        assert _has_index(models.TAG_NAME_INDEX)
+    items = again.test_client().get("/api/papers?tag=rl", headers=headers).json["items"]
+    assert [p["title"] for p in items] == ["Kept"]

@@ -2,6 +2,8 @@
 list, a group's shelf (its members only; others' notes marked with their author, escaped), and
 the sharing controls on a paper's page, which change sharing through the API with the session."""
 
+import re
+
 from tests.test_web import ORIGIN, Collect, sign_in
 
 
@@ -66,3 +68,28 @@ def test_a_papers_page_offers_its_owners_groups_to_share_with(client, alice, bob
                         headers=ORIGIN).status_code == 200
     html = client.get(f"/papers/{pid}").get_data(as_text=True)
     assert f'value="{gid}" checked' in html
+
+
+def test_a_group_shelf_pages_with_an_older_link(client, alice, bob, paper_data, monkeypatch):
+    from papershelf.web import views
+
+    monkeypatch.setattr(views, "PAGE_SIZE", 2)
+    gid = _lab(client, alice, bob)
+    for i in range(5):
+        client.post("/api/papers", json={**paper_data, "arxiv_id": f"2603.3500{i}",
+                                         "title": f"Shelf work {i}", "groups": [gid]},
+                    headers=alice)
+    sign_in(client, bob)
+    seen, path = [], f"/groups/{gid}"
+    while path:
+        html = client.get(path).get_data(as_text=True)
+        seen += sorted((t for t in (f"Shelf work {i}" for i in range(5)) if t in html),
+                       key=html.index)
+        older = re.search(r'href="([^"]+)" rel="next"', html)
+        path = older.group(1).replace("&amp;", "&") if older else None
+        if path:
+            assert path.startswith(f"/groups/{gid}?cursor=")
+    assert seen == [f"Shelf work {i}" for i in (4, 3, 2, 1, 0)]
+    # a cursor that is not ours shows the first page
+    html = client.get(f"/groups/{gid}?cursor=forged").get_data(as_text=True)
+    assert "Shelf work 4" in html and "Shelf work 2" not in html

@@ -2,11 +2,17 @@
 shared to. A group answers 404 to anyone who is not a member."""
 
 from flask import Blueprint
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, fields, pre_load, validate
 
 from papershelf.domain.record import HIGHLIGHT_RECORD, NOTE_RECORD
-from papershelf.http import current_user, doc, json_body
-from papershelf.http.schemas import NoteSchema, PaperSchema, SharedHighlightSchema, StrictSchema
+from papershelf.http import current_user, doc, json_body, query_args
+from papershelf.http.schemas import (
+    TAG_LEN,
+    NoteSchema,
+    PaperSchema,
+    SharedHighlightSchema,
+    StrictSchema,
+)
 from papershelf.services import groups, papers
 
 bp = Blueprint("api_groups", __name__, url_prefix="/api")
@@ -56,8 +62,8 @@ class ShareSchema(Schema):
 
 
 class SharedPaperSchema(PaperSchema):
-    """A work on a group's shelf: the first sharer's paper, who shared it, and every sharer's
-    notes and highlights, each marked with its author."""
+    """A work on a group's shelf: the first sharer's paper, who shared it (in the order they
+    shared), and every sharer's notes and highlights, each marked with its author."""
 
     shared_by = fields.List(fields.Nested(ShareSchema))
     notes = fields.List(fields.Nested(GroupNoteSchema), dump_only=True)
@@ -67,10 +73,26 @@ class SharedPaperSchema(PaperSchema):
 class ShelfSchema(Schema):
     group = fields.Nested(GroupSchema, required=True)
     items = fields.List(fields.Nested(SharedPaperSchema), required=True)
+    next_cursor = fields.String(required=True, allow_none=True,
+                                metadata={"description": "the next page's cursor; null: the last"})
+
+
+class ShelfQuerySchema(StrictSchema):
+    q = fields.String(validate=validate.Length(max=500))
+    tag = fields.String(validate=validate.Length(max=TAG_LEN),
+                        metadata={"description": "any sharer's tag"})
+    topic = fields.String(validate=validate.Length(max=TAG_LEN))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+    cursor = fields.String(validate=validate.Length(max=200))
+
+    @pre_load
+    def blank_is_absent(self, data, **kwargs):
+        return {k: v for k, v in data.items() if v != ""}
 
 
 GROUP_IN = GroupInSchema()
 MEMBER_IN = MemberInSchema()
+SHELF_QUERY = ShelfQuerySchema()
 
 
 @bp.post("/groups")
@@ -114,10 +136,11 @@ def remove_member(group_id, name):
 
 
 @bp.get("/groups/<id:group_id>/papers")
-@doc(summary="The group's shelf: what members shared, with who shared it and their notes and "
-     "highlights", responses={200: ShelfSchema})
+@doc(summary="The group's shelf, a page at a time: each work members shared once, the latest "
+     "shared first, with who shared it and their notes and highlights", query=ShelfQuerySchema,
+     responses={200: ShelfSchema})
 def shelf(group_id):
-    return groups.shelf(current_user(), group_id)
+    return groups.shelf(current_user(), group_id, **query_args(SHELF_QUERY))
 
 
 @bp.get("/papers/<id:paper_id>/groups")

@@ -1,17 +1,21 @@
 """Groups: a team's shared shelf. Whoever creates a group owns it and alone adds and removes
 members; nothing is shared unless its owner shares it (``"groups": [...]`` on a save or an
 edit). A group's shelf lists what members shared, each work once, with who shared it and every
-sharer's notes and highlights on it, each marked with its author; exports and feeds of a group
-read the same shelf. To anyone who is not a member, a group does not exist (404).
+sharer's notes and highlights on it, each marked with its author, a page at a time (the work
+shared latest first, a keyset cursor); exports and feeds of a group read the same shelf whole.
+To anyone who is not a member, a group does not exist (404).
 """
 
 from __future__ import annotations
 
+import base64
+import json
 from collections.abc import Iterator
+from datetime import datetime
 
 from papershelf.domain.errors import Conflict, Forbidden, Invalid, NotFound
 from papershelf.formats import writer_for
-from papershelf.services import listing
+from papershelf.services import listing, search
 from papershelf.store import groups as queries
 from papershelf.store import records
 from papershelf.store.db import write_transaction
@@ -160,11 +164,78 @@ def _shelf_entries(rows: list[tuple]) -> list[dict]:
     return list(entries.values())
 
 
-def shelf(user: User, group_id: int) -> dict:
-    """The group's shelf for one of its members: ``{"group", "items"}``, latest share first."""
+SHELF_CURSOR = "shelf"
+
+
+def _encode_cursor(group_id: int, at, share_id: int) -> str:
+    at = at.isoformat(sep=" ") if isinstance(at, datetime) else str(at)
+    raw = json.dumps([SHELF_CURSOR, group_id, at, share_id]).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _decode_cursor(cursor: str, group_id: int) -> tuple:
+    """``(shared_at, share id)`` of a cursor this API gave for the group's shelf; anything
+    else (a forged cursor, another group's, one of the library's) is a field error."""
+    try:
+        pad = "=" * (-len(cursor) % 4)
+        values = json.loads(base64.urlsafe_b64decode(cursor + pad))
+        if (not isinstance(values, list) or len(values) != 4 or values[0] != SHELF_CURSOR
+                or type(values[3]) is not int or not 0 < values[3] < 2**63
+                or not isinstance(values[2], str)):
+            raise ValueError
+        at = datetime.fromisoformat(values[2])
+        if at.tzinfo is not None:
+            raise ValueError
+    except (ValueError, TypeError, UnicodeDecodeError, RecursionError) as e:
+        raise Invalid(fields={"cursor": ["not a cursor from this API"]}) from e
+    if values[1] != group_id:
+        raise Invalid(fields={"cursor": ["not a cursor of this group's shelf"]})
+    return at, values[3]
+
+
+def _matching(q=None, tag=None, topic=None) -> tuple[str, list] | None:
+    """The filters as a subquery of paper ids (SQL, parameters), or None: no filter."""
+    if not (search.terms(q) or tag or topic):
+        return None
+    return listing.narrowed(Paper.select(Paper.id), q=q, tag=tag, topic=topic).sql()
+
+
+def _page_entries(rows: list[tuple]) -> list[dict]:
+    """Rows of ``queries.shelf_page`` → one entry per work: the first share's paper, with every
+    share's sharer (in the order they shared) and the sharers' notes and highlights."""
+    papers = list(Paper.select().where(Paper.id.in_([r[2] for r in rows])))
+    recs = {rec["id"]: rec for rec in records.paper_records(papers)}
+    entries: dict[int, dict] = {}
+    for _at, last, paper_id, name, shared_at in rows:
+        rec = recs.get(paper_id)
+        if rec is None:
+            continue  # deleted since
+        entry = entries.get(last)
+        if entry is None:
+            entry = entries[last] = {**rec, "notes": [], "highlights": [], "shared_by": []}
+        entry["shared_by"].append({"user": name, "paper_id": paper_id,
+                                   "shared_at": records.ts(shared_at)})
+        entry["notes"] += [{**n, "user": name} for n in rec["notes"]]
+        entry["highlights"] += [{**h, "user": name} for h in rec["highlights"]]
+    return list(entries.values())
+
+
+def shelf(user: User, group_id: int, *, limit: int = 50, cursor: str | None = None,
+          q=None, tag=None, topic=None) -> dict:
+    """A page of the group's shelf for one of its members: ``{"group", "items",
+    "next_cursor"}``, each work once, the work shared latest first. ``q``, ``tag`` and
+    ``topic`` keep the works of which a share matches (``tag``: any sharer's tag)."""
     get_group(user, group_id)
-    return {"group": group_record(user, group_id),
-            "items": _shelf_entries(queries.shelf_rows(group_id))}
+    after = _decode_cursor(cursor, group_id) if cursor else None
+    rows = queries.shelf_page(group_id, limit + 1, after, _matching(q, tag, topic))
+    lasts = list(dict.fromkeys(r[1] for r in rows))
+    more = len(lasts) > limit
+    if more:
+        page = set(lasts[:limit])
+        rows = [r for r in rows if r[1] in page]
+    next_cursor = _encode_cursor(group_id, rows[-1][0], rows[-1][1]) if more else None
+    return {"group": group_record(user, group_id), "items": _page_entries(rows),
+            "next_cursor": next_cursor}
 
 
 def filtered(group_id: int, *, q=None, tag=None, topic=None):

@@ -100,6 +100,46 @@ def shelf_rows(group_id: int) -> list[tuple]:
         f' WHERE s.group_id = {p} ORDER BY s.shared_at DESC, s.id DESC', (group_id,)).fetchall()
 
 
+# A paper's work: its arXiv id, else its DOI, else its URL, else the paper alone. Shares of one
+# work (members' copies of a paper) are one entry on a shelf.
+WORK_KEY = ("COALESCE('arxiv_id:' || NULLIF(p.arxiv_id, ''), 'doi:' || NULLIF(p.doi, ''),"
+            " 'url:' || NULLIF(p.url, ''), 'paper:' || p.id)")
+
+
+def shelf_page(group_id: int, limit: int, after: tuple | None = None,
+               matching: tuple[str, list] | None = None) -> list[tuple]:
+    """One page of the group's shelf, over works, the work with the latest share first: rows
+    ``(latest shared_at, latest share id, paper id, sharer's name, shared_at)``, one per share
+    of each of at most ``limit`` works, a work's shares in the order they were made. ``after``:
+    ``(shared_at, share id)`` of the last work of the page before; ``matching``: SQL and
+    parameters of a subquery of paper ids: only works with a share of one of those. One query:
+    the shelf's shares are grouped by work in the store, and only the page's are read."""
+    p = db.param
+    params: list = [group_id]
+    where = []
+    if matching is not None:
+        where.append(f"work IN (SELECT work FROM s WHERE paper_id IN ({matching[0]}))")
+        params += matching[1]
+    grouped = ("SELECT work, MAX(shared_at) AS at, MAX(sid) AS last FROM s"
+               + (f" WHERE {where[0]}" if where else "") + " GROUP BY work")
+    later = ""
+    if after is not None:
+        at = after[0] if is_postgres() else str(after[0])  # SQLite: text, as it keeps them
+        later = f" WHERE w.at < {p} OR (w.at = {p} AND w.last < {p})"
+        params += [at, at, after[1]]
+    params.append(limit)
+    return db.execute_sql(
+        "WITH s AS (SELECT ps.id AS sid, ps.paper_id, ps.shared_at, p.user_id,"
+        f" {WORK_KEY} AS work FROM paper_share ps JOIN paper p ON p.id = ps.paper_id"
+        f" WHERE ps.group_id = {p}),"
+        f" w AS ({grouped}),"
+        f" page AS (SELECT w.work, w.at, w.last FROM w{later}"
+        f" ORDER BY w.at DESC, w.last DESC LIMIT {p})"
+        " SELECT page.at, page.last, s.paper_id, u.name, s.shared_at FROM page"
+        ' JOIN s ON s.work = page.work JOIN "user" u ON u.id = s.user_id'
+        " ORDER BY page.at DESC, page.last DESC, s.shared_at, s.sid", params).fetchall()
+
+
 def shelf_paper_ids(group_id: int) -> list[int]:
     p = db.param
     return [r[0] for r in db.execute_sql(

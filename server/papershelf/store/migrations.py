@@ -14,7 +14,7 @@ from papershelf.store.db import StoreError, db, is_postgres, is_sqlite
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 SCHEMA_LOCK_KEY = 0x7061706572736863  # a single-key advisory lock, apart from every other
 
 
@@ -150,6 +150,13 @@ def _teams() -> None:
         db.execute_sql("CREATE INDEX IF NOT EXISTS feed_group_id ON feed (group_id)")
 
 
+def _shelf_pages() -> None:
+    """The index a group's shelf reads to filter by any sharer's tag (of a name, without regard
+    to case); a shelf page reads the group's shares through ``paper_share_group_id`` and its
+    papers' notes, highlights and tags through their ``paper_id`` indexes. Idempotent."""
+    db.execute_sql(f"CREATE INDEX IF NOT EXISTS {models.TAG_NAME_INDEX} ON tag (LOWER(name))")
+
+
 MIGRATIONS: dict = {
     # 2: PostgreSQL search documents stored inline (rows move as they are next written).
     2: _search_documents_inline,
@@ -166,6 +173,8 @@ MIGRATIONS: dict = {
     7: _highlight_sections,
     # 8: groups, members and shared papers; token expiry; group feeds; the arXiv clock.
     8: _teams,
+    # 9: a group's shelf in pages: the index of tags by name without regard to case.
+    9: _shelf_pages,
 }
 
 

@@ -128,6 +128,11 @@ class Tag(BaseModel):
         indexes = ((("user", "name"), True),)
 
 
+# A group's shelf filters by any sharer's tag of a name, without regard to case.
+TAG_NAME_INDEX = "tag_lower_name"
+Tag.add_index(Tag.index(fn.LOWER(Tag.name), name=TAG_NAME_INDEX))
+
+
 class PaperTag(BaseModel):
     paper = ForeignKeyField(Paper, backref="paper_tags", on_delete="CASCADE")
     tag = ForeignKeyField(Tag, backref="paper_tags", on_delete="CASCADE")

@@ -316,12 +316,22 @@ def groups_page():
 @bp.get("/groups/<id:group_id>")
 @signed_in
 def group_page(group_id):
-    """A group's shelf: what members shared, who shared it, their notes and highlights."""
+    """A group's shelf, a page at a time: what members shared, who shared it, their notes and
+    highlights; "Older" goes on from the page's last work (the API's cursor)."""
+    cursor = request.args.get("cursor", "").strip()[:200] or None
     try:
-        found = groups.shelf(g.user, group_id)
+        try:
+            found = groups.shelf(g.user, group_id, limit=PAGE_SIZE, cursor=cursor)
+        except Invalid:  # a cursor that was not ours: the first page
+            cursor = None
+            found = groups.shelf(g.user, group_id, limit=PAGE_SIZE)
     except NotFound:
         return render_template("missing.html", what="group"), 404
     items = [{"rec": rec, "notes": [{**n, "html": render.render_markdown(n["body"])}
                                     for n in rec["notes"]]} for rec in found["items"]]
+    here = url_for("web.group_page", group_id=group_id)
+    older = (here + "?" + urlencode({"cursor": found["next_cursor"]})
+             if found["next_cursor"] else None)
     return render_template("group.html", group=found["group"], items=items,
+                           older=older, first=here if cursor else None,
                            export_formats=EXPORT_FORMATS)
