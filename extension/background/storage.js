@@ -12,7 +12,12 @@ function memoized(area) {
   return {
     memo,
     async get(key) {
-      if (!memo.has(key)) memo.set(key, (await area().get(key))[key]);
+      if (!memo.has(key)) {
+        const stored = (await area().get(key))[key];
+        // A set() (or another read) may have filled the memory while this read was on its way
+        // (a fresh worker's first requests come together): what it holds is newer than `stored`.
+        if (!memo.has(key)) memo.set(key, stored);
+      }
       return structuredClone(memo.get(key));
     },
     async set(key, value) {

@@ -514,6 +514,44 @@ def test_highlight_while_server_down_is_sent_once_and_repainted_under_its_id(con
     assert len(server.papers()) == 1
 
 
+# The panel's first request (its state) reaches a fresh worker while the content script's ticket
+# request is reading the tabs' panels from chrome.storage.session: that older read must not
+# overwrite the ticket in the worker's memory (the claim was refused, the panel stayed unbound:
+# note box focused, the paper never shown, a note refused). Held here so the order is certain.
+HOLD_FIRST_PANEL_STATE_UNTIL_TICKET = """() => {
+    const h = papershelf.handlers;
+    const ticket = h['panel-ticket'], state = h['panel-state'];
+    let asked;
+    const ticketAsked = new Promise((resolve) => { asked = resolve; });
+    h['panel-ticket'] = (...args) => { const r = ticket(...args); asked(); return r; };
+    let first = true;
+    h['panel-state'] = async (...args) => {
+        if (first) {
+            first = false;
+            await ticketAsked;
+            for (let i = 0; i < 5; i++) await Promise.resolve();  // the ticket's read is out
+        }
+        return state(...args);
+    };
+}"""
+
+
+def test_panel_is_bound_when_its_first_requests_meet_a_fresh_worker(connected):
+    context, sw, server = connected
+    sw.evaluate(HOLD_FIRST_PANEL_STATE_UNTIL_TICKET)
+    page = context.new_page()
+    page.goto(TOPIC_URL)
+    wait_marked(page)
+    target = PAPERS[3]
+    frame = open_notes(page, target["arxiv_id"])  # a trusted click on Note
+    frame.locator("#paper-title", has_text=target["title"][:40]).wait_for(timeout=10000)
+    frame.locator("textarea[data-papershelf-note-input]").fill("bound at once")
+    frame.locator('[data-papershelf-action="save-note"]').click()
+    frame.locator("[data-papershelf-note-body]", has_text="bound at once").wait_for(timeout=10000)
+    (p,) = server.papers()
+    assert p["arxiv_id"] == target["arxiv_id"]
+
+
 def test_notes_can_be_edited_and_deleted_from_the_page(connected):
     context, _sw, server = connected
     page = context.new_page()
