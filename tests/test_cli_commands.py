@@ -278,3 +278,17 @@ def test_a_cli_import_beside_the_running_server_never_fails_a_save(data, tmp_pat
         assert [r for r in results if r[0] != 201] == []
         status, page = call(server.base, "GET", "/api/papers?limit=1", server.token)
         assert status == 200
+
+
+def test_processes_starting_together_on_a_new_data_dir_agree_on_one_secret_key(tmp_path):
+    """gunicorn's workers start at once on a new data dir: one key, no FileExistsError."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from papershelf.app import _secret_key
+
+    data = tmp_path / "new"
+    with ThreadPoolExecutor(16) as pool:
+        keys = set(pool.map(lambda _: _secret_key(str(data)), range(64)))
+    assert len(keys) == 1 and len(keys.pop()) == 64
+    assert sorted(p.name for p in data.iterdir()) == ["secret_key"]
+    assert _mode(data / "secret_key") == 0o600

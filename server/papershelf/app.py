@@ -49,15 +49,23 @@ def private_data_dir(data_dir: str, database_url: str | None = None) -> Path:
 
 
 def _secret_key(data_dir: str) -> str:
+    """The key that signs session cookies, made once per data dir. Several processes may start
+    on a new data dir at once (gunicorn's workers): each writes a whole key to a file of its own
+    and links it into place; the first link wins and every process reads that one."""
     path = Path(data_dir) / "secret_key"
-    if path.exists():
-        return path.read_text().strip()
-    private_data_dir(data_dir)
-    key = secrets.token_hex(32)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w") as f:
-        f.write(key)
-    return key
+    if not path.exists():
+        private_data_dir(data_dir)
+        mine = path.with_name(f".secret_key.{os.getpid()}.{secrets.token_hex(4)}")
+        fd = os.open(mine, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(secrets.token_hex(32))
+        try:
+            os.link(mine, path)
+        except FileExistsError:
+            pass  # another process made it first: its key is the key
+        finally:
+            os.unlink(mine)
+    return path.read_text().strip()
 
 
 class RowId(IntegerConverter):
