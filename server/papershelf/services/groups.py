@@ -8,8 +8,6 @@ To anyone who is not a member, a group does not exist (404).
 
 from __future__ import annotations
 
-import base64
-import json
 from collections.abc import Iterator
 from datetime import datetime
 
@@ -169,28 +167,24 @@ SHELF_CURSOR = "shelf"
 
 def _encode_cursor(group_id: int, at, share_id: int) -> str:
     at = at.isoformat(sep=" ") if isinstance(at, datetime) else str(at)
-    raw = json.dumps([SHELF_CURSOR, group_id, at, share_id]).encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+    return listing.encode_cursor([SHELF_CURSOR, group_id, at, share_id])
 
 
 def _decode_cursor(cursor: str, group_id: int) -> tuple:
     """``(shared_at, share id)`` of a cursor this API gave for the group's shelf; anything
     else (a forged cursor, another group's, one of the library's) is a field error."""
+    kind, gid, at, share_id = listing.decode_cursor(cursor, 4)
     try:
-        pad = "=" * (-len(cursor) % 4)
-        values = json.loads(base64.urlsafe_b64decode(cursor + pad))
-        if (not isinstance(values, list) or len(values) != 4 or values[0] != SHELF_CURSOR
-                or type(values[3]) is not int or not 0 < values[3] < 2**63
-                or not isinstance(values[2], str)):
+        if kind != SHELF_CURSOR or not listing.is_row_id(share_id) or not isinstance(at, str):
             raise ValueError
-        at = datetime.fromisoformat(values[2])
+        at = datetime.fromisoformat(at)
         if at.tzinfo is not None:
             raise ValueError
-    except (ValueError, TypeError, UnicodeDecodeError, RecursionError) as e:
-        raise Invalid(fields={"cursor": ["not a cursor from this API"]}) from e
-    if values[1] != group_id:
+    except ValueError:
+        raise Invalid(fields={"cursor": [listing.NOT_A_CURSOR]}) from None
+    if gid != group_id:
         raise Invalid(fields={"cursor": ["not a cursor of this group's shelf"]})
-    return at, values[3]
+    return at, share_id
 
 
 def _matching(q=None, tag=None, topic=None) -> tuple[str, list] | None:

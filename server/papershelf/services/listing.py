@@ -14,31 +14,45 @@ from papershelf.store import papers as queries
 from papershelf.store import records
 from papershelf.store.models import Paper, PaperTag, Tag, User
 
+NOT_A_CURSOR = "not a cursor from this API"
 
-def _encode_cursor(values: list) -> str:
+
+def encode_cursor(values: list) -> str:
+    """An opaque cursor holding ``values`` (JSON, URL-safe base64)."""
     return base64.urlsafe_b64encode(json.dumps(values).encode()).decode().rstrip("=")
+
+
+def is_row_id(value) -> bool:
+    return type(value) is int and 0 < value < 2**63
+
+
+def decode_cursor(cursor: str, length: int) -> list:
+    """The ``length`` values of a cursor ``encode_cursor`` made; anything else (not base64, not
+    JSON, another shape) is a field error. The caller checks what the values mean."""
+    try:
+        pad = "=" * (-len(cursor) % 4)
+        values = json.loads(base64.urlsafe_b64decode(cursor + pad))
+        if not isinstance(values, list) or len(values) != length:
+            raise ValueError
+    except (ValueError, TypeError, UnicodeDecodeError, RecursionError) as e:
+        raise Invalid(fields={"cursor": [NOT_A_CURSOR]}) from e
+    return values
 
 
 def _decode_cursor(cursor: str, sort: str) -> tuple[date | None, int]:
     """``(published, last id)`` of a cursor this API gave for ``sort``; anything else (a forged
     cursor, one of the other sort's) is a field error."""
-    try:
-        pad = "=" * (-len(cursor) % 4)
-        values = json.loads(base64.urlsafe_b64decode(cursor + pad))
-        if (not isinstance(values, list) or len(values) != 2 or type(values[1]) is not int
-                or not 0 < values[1] < 2**63):
-            raise ValueError
-    except (ValueError, TypeError, UnicodeDecodeError, RecursionError) as e:
-        raise Invalid(fields={"cursor": ["not a cursor from this API"]}) from e
-    published = values[0]
+    published, last_id = decode_cursor(cursor, 2)
+    if not is_row_id(last_id):
+        raise Invalid(fields={"cursor": [NOT_A_CURSOR]})
     if sort == "published":
         try:
-            return date.fromisoformat(published), values[1]
+            return date.fromisoformat(published), last_id
         except (TypeError, ValueError):
             raise Invalid(fields={"cursor": ["not a cursor of sort=published"]}) from None
     if published is not None:
         raise Invalid(fields={"cursor": ["not a cursor of sort=saved"]})
-    return None, values[1]
+    return None, last_id
 
 
 def filtered(user: User, q: str | None = None, tag: str | None = None,
@@ -94,7 +108,7 @@ def list_papers(user: User, *, q=None, tag=None, topic=None, limit=50, cursor=No
     if more and papers:
         last = papers[-1]
         first = (last.published or date(1, 1, 1)).isoformat() if sort == "published" else None
-        next_cursor = _encode_cursor([first, last.id])
+        next_cursor = encode_cursor([first, last.id])
     return {"items": records.paper_records(papers), "next_cursor": next_cursor}
 
 
