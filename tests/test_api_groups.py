@@ -354,3 +354,21 @@ def test_the_shelf_filters_by_search_and_by_any_sharers_tag_in_pages(client, ali
     assert [i["title"] for i in items] == ["Zebra study 1"]
     assert _walk(client, alice, lab, "&q=nothinglikethis")[0] == []
     assert len(_walk(client, alice, lab, "&q=&tag=")[0]) == 5
+
+
+def test_a_group_export_gives_works_that_share_a_key_the_next_suffixes(client, alice, bob, lab):
+    """Members' different works with the same keys (each library has smith2020deep, …a … …n):
+    in the export the first saved keeps its key and the other gets the next free suffix."""
+    for n, who in enumerate([alice, bob] * 15):
+        r = client.post("/api/papers", headers=who, json={
+            "title": f"Deep study {n}", "authors": ["Ann Smith"], "published": "2020-01-01",
+            "groups": [lab]})
+        assert r.status_code == 201, r.json
+    import re
+
+    text = client.get(f"/api/export?group={lab}&format=bibtex", headers=alice).get_data(as_text=True)
+    keys = re.findall(r"^@\w+\{([^,]+),", text, flags=re.M)
+    assert len(keys) == 30 and len({k.lower() for k in keys}) == 30
+    own = {p["citation_key"] for p in client.get("/api/papers", headers=alice).json["items"]}
+    assert len(own) == 15 and own <= set(keys)  # alice saved first: her keys stand
+    assert all(k.startswith("smith2020deep") for k in keys)

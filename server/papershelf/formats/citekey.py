@@ -155,12 +155,13 @@ def _suffixes():
 
 
 class KeyRun:
-    """The keys of one base handed out in turn: ``taken`` read once, and the suffixes tried
-    from where the last key stopped, so N keys sharing a base cost O(N) in all (a new
-    ``make_citation_key`` call per key re-reads and re-scans them: O(N²))."""
+    """The keys of one base handed out in turn, the suffixes tried from where the last key
+    stopped, so N keys sharing a base cost O(N) in all (a new ``make_citation_key`` call per key
+    re-reads and re-scans them: O(N²)). ``taken``: the keys taken, lower-cased; the run adds each
+    key it hands out to that set (runs of several bases may share one)."""
 
     def __init__(self, taken: set[str]):
-        self.taken = {t.lower() for t in taken}
+        self.taken = taken
         self._suffixes = _suffixes()
 
     def next_key(self, base: str) -> str:
@@ -175,12 +176,4 @@ def make_citation_key(record: dict, taken: set[str], base: str | None = None) ->
     """A key for ``record`` that is not in ``taken`` without regard to case, as BibTeX compares
     keys (the caller stores it and adds it to ``taken``). ``base`` is ``base_key(record)``, for a
     caller that has it already."""
-    base = base or base_key(record)
-    taken = {t.lower() for t in taken}
-    if base.lower() not in taken:
-        return base
-    for suffix in _suffixes():
-        key = base + suffix
-        if key.lower() not in taken:
-            return key
-    raise AssertionError("unreachable")
+    return KeyRun({t.lower() for t in taken}).next_key(base or base_key(record))

@@ -13,6 +13,7 @@ from datetime import datetime
 
 from papershelf.domain.errors import Conflict, Forbidden, Invalid, NotFound
 from papershelf.formats import writer_for
+from papershelf.formats.citekey import KeyRun
 from papershelf.services import listing, search
 from papershelf.store import groups as queries
 from papershelf.store import records
@@ -249,22 +250,13 @@ def export_records(group_id: int, *, q=None, tag=None, topic=None) -> Iterator[d
     rows.reverse()  # the first share of a work is its entry
     entries = sorted(_shelf_entries(rows), key=lambda e: (e["citation_key"], e["id"]))
     taken: set[str] = set()
+    runs: dict[str, KeyRun] = {}  # one per key, all on ``taken``
     for entry in entries:
-        key = entry["citation_key"]
-        if key.lower() in taken:
-            key = next(key + s for s in _suffixes() if (key + s).lower() not in taken)
-        taken.add(key.lower())
+        base = entry["citation_key"]
+        run = runs.get(base.lower()) or runs.setdefault(base.lower(), KeyRun(taken))
         rec = {k: v for k, v in entry.items() if k != "shared_by"}
-        rec["citation_key"] = key
+        rec["citation_key"] = run.next_key(base)
         yield rec
-
-
-def _suffixes():
-    for first in "abcdefghijklmnopqrstuvwxyz":
-        yield first
-    for first in "abcdefghijklmnopqrstuvwxyz":
-        for second in "abcdefghijklmnopqrstuvwxyz":
-            yield first + second
 
 
 def export_chunks(user: User, group_id: int, fmt: str, *, q=None, tag=None, topic=None,
