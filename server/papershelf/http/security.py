@@ -29,8 +29,6 @@ def init_security(app) -> None:
          allow_headers=["Authorization", "Content-Type"],
          methods=["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
          expose_headers=["Content-Disposition"], max_age=600, supports_credentials=False)
-    brake = sessions.Brake()
-    app.extensions["papershelf_brake"] = brake
     app.session_interface = _SessionCookie()
 
     @app.before_request
@@ -50,7 +48,7 @@ def init_security(app) -> None:
             scheme, _, token = header.partition(" ")
             user = auth.user_for_token(token.strip()) if scheme.lower() == "bearer" else None
             if user is None:
-                refuse_wrong_token(brake)
+                refuse_wrong_token()
                 raise Unauthorized("the API token is missing, wrong or revoked",
                                    headers={"WWW-Authenticate": "Bearer"})
             g.user = user
@@ -63,13 +61,13 @@ def init_security(app) -> None:
         g.user = user
 
 
-def refuse_wrong_token(brake) -> None:
+def refuse_wrong_token() -> None:
     """A wrong token from this address: counted, and once the address has sent too many in the
     last minute or two, answered 429 (a valid token never comes here, so it is never refused)."""
     address = request.remote_addr or "?"
-    if brake.blocked(address, current_app.config["AUTH_FAILURES_PER_MINUTE"]):
+    if sessions.braked(address, current_app.config["AUTH_FAILURES_PER_MINUTE"]):
         raise RateLimited(headers={"Retry-After": "60"})
-    brake.record(address)
+    sessions.record_failure(address)
 
 
 class _SessionCookie(SecureCookieSessionInterface):

@@ -56,22 +56,22 @@ def end_sessions_of_token(token_id: int) -> int:
     return queries.delete_sessions_of_token(token_id)
 
 
-class Brake:
-    """Failed authentications per client address, counted in the store."""
+def _minute() -> int:
+    return int(time.time() // 60)
 
-    @staticmethod
-    def _minute() -> int:
-        return int(time.time() // 60)
 
-    def blocked(self, address: str, limit: int) -> bool:
-        return queries.failures_since(address[:64], self._minute() - _BRAKE_MINUTES + 1) >= limit
+def braked(address: str, limit: int) -> bool:
+    """Whether ``address`` sent ``limit`` wrong tokens or more this minute and the last."""
+    return queries.failures_since(address[:64], _minute() - _BRAKE_MINUTES + 1) >= limit
 
-    def record(self, address: str) -> None:
-        minute = self._minute()
 
-        def write():
-            queries.add_failure(address[:64], minute)
-            if minute % 10 == 0:
-                queries.forget_failures_before(minute - 10)
+def record_failure(address: str) -> None:
+    """One more wrong token from ``address`` (and, every tenth minute, old counts forgotten)."""
+    minute = _minute()
 
-        run_write(write)
+    def write():
+        queries.add_failure(address[:64], minute)
+        if minute % 10 == 0:
+            queries.forget_failures_before(minute - 10)
+
+    run_write(write)

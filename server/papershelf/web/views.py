@@ -129,7 +129,7 @@ def signin_post():
     user = auth.user_for_token(token)
     if user is None:
         try:
-            refuse_wrong_token(current_app.extensions["papershelf_brake"])
+            refuse_wrong_token()
         except RateLimited:
             return render_template("signin.html", next=nxt, error=(
                 "Too many failed attempts from here. Wait a minute and try again.")), 429
