@@ -202,10 +202,7 @@ def library():
     base = {k: v for k, v in (("q", q), ("tag", tag), ("topic", topic)) if v}
     if args.get("sort") == "published":
         base["sort"] = "published"
-    older = (url_for("web.library") + "?" + urlencode({**base, "cursor": page["next_cursor"]})
-             if page["next_cursor"] else None)
-    first = (url_for("web.library") + ("?" + urlencode(base) if base else "")
-             if args.get("cursor") else None)
+    older, first = _pager(url_for("web.library"), base, page["next_cursor"], args.get("cursor"))
 
     export = base.copy()
     export.pop("sort", None)
@@ -225,6 +222,14 @@ def library():
         feeds=[feeds.feed_record(f, current_app.config["SECRET_KEY"]) for f in feeds.list_feeds(g.user)],
         import_formats=IMPORT_FORMATS, filter_url=lambda **kw: _filter_url(base, **kw),
     )
+
+
+def _pager(here: str, base: dict, next_cursor, cursor) -> tuple[str | None, str | None]:
+    """The pager's links of a list at ``here`` with query ``base``: "Older" (the next page, when
+    there is one) and "First page" (when this one is not)."""
+    older = here + "?" + urlencode({**base, "cursor": next_cursor}) if next_cursor else None
+    first = here + ("?" + urlencode(base) if base else "") if cursor else None
+    return older, first
 
 
 def _filter_url(base: dict, **changes) -> str:
@@ -329,9 +334,7 @@ def group_page(group_id):
         return render_template("missing.html", what="group"), 404
     items = [{"rec": rec, "notes": [{**n, "html": render.render_markdown(n["body"])}
                                     for n in rec["notes"]]} for rec in found["items"]]
-    here = url_for("web.group_page", group_id=group_id)
-    older = (here + "?" + urlencode({"cursor": found["next_cursor"]})
-             if found["next_cursor"] else None)
+    older, first = _pager(url_for("web.group_page", group_id=group_id), {},
+                          found["next_cursor"], cursor)
     return render_template("group.html", group=found["group"], items=items,
-                           older=older, first=here if cursor else None,
-                           export_formats=EXPORT_FORMATS)
+                           older=older, first=first, export_formats=EXPORT_FORMATS)
