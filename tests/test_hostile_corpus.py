@@ -11,13 +11,7 @@ import socket
 import pytest
 
 from tests.hostile import PARTIAL_FILES, REFUSED_FILES, REQUESTS
-
-
-def assert_error(r, status, code):
-    assert r.status_code == status, (r.status_code, r.data[:300])
-    assert r.mimetype == "application/json"
-    assert set(r.json) == {"error"} and r.json["error"]["code"] == code
-    assert isinstance(r.json["error"]["message"], str) and r.json["error"]["message"]
+from tests.test_errors_and_security import assert_error
 
 
 @pytest.fixture

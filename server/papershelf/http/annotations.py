@@ -55,7 +55,7 @@ def delete_note(note_id):
 
 
 @bp.post("/papers/<id:paper_id>/highlights")
-@doc(summary="Highlight a quote in a paper's abstract or title", body=HighlightInSchema,
+@doc(summary="Highlight a quote in a paper's title, abstract or full text", body=HighlightInSchema,
      responses={201: HighlightSchema, 200: HighlightSchema})
 def add_highlight(paper_id):
     return _added("highlight", paper_id, HIGHLIGHT_IN_SCHEMA)
