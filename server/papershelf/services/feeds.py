@@ -23,7 +23,7 @@ from peewee import fn
 from papershelf.domain.errors import NotFound
 from papershelf.formats import EXPORT_FORMATS
 from papershelf.services import groups, listing, transfer
-from papershelf.store.db import write_transaction
+from papershelf.store.db import read_timestamp, write_transaction
 from papershelf.store.models import Feed, Paper, User
 
 SECRET_PREFIX = "f"
@@ -98,7 +98,7 @@ def version(user: User, *, format: str, tag=None, topic=None, q=None, ids=None,
     query = listing.filtered(user, q=q, tag=tag, topic=topic, ids=ids).select(
         fn.COUNT(Paper.id), fn.SUM(Paper.id), fn.MAX(Paper.id), fn.MAX(Paper.updated_at))
     count, id_sum, id_max, latest = query.tuples().get()
-    latest = _as_datetime(latest)
+    latest = read_timestamp(latest)
     text = f"{salt}|{format}|{tag}|{topic}|{q}|{ids}|{count}|{id_sum}|{id_max}|{latest}"
     etag = '"' + hashlib.sha256(text.encode()).hexdigest()[:32] + '"'
     return Version(etag, latest or user.created_at)
@@ -110,7 +110,7 @@ def group_version(group_id: int, *, format: str, tag=None, topic=None, q=None,
     query = groups.filtered(group_id, q=q, tag=tag, topic=topic).select(
         fn.COUNT(Paper.id), fn.SUM(Paper.id), fn.MAX(Paper.id), fn.MAX(Paper.updated_at))
     count, id_sum, id_max, latest = query.tuples().get()
-    latest = _as_datetime(latest)
+    latest = read_timestamp(latest)
     text = f"{salt}|group {group_id}|{format}|{tag}|{topic}|{q}|{count}|{id_sum}|{id_max}|{latest}"
     etag = '"' + hashlib.sha256(text.encode()).hexdigest()[:32] + '"'
     return Version(etag, latest or datetime(2000, 1, 1))
@@ -132,13 +132,6 @@ def feed_chunks(feed: Feed):
                                     notes_field="annote", encoding="latex")
     return transfer.export_chunks(feed.user, feed.format, tag=feed.tag, topic=feed.topic, q=feed.q,
                                   abstract=True, notes_field="annote", encoding="latex")
-
-
-def _as_datetime(value) -> datetime | None:
-    """``MAX(updated_at)``: a datetime on PostgreSQL, text on SQLite."""
-    if value is None or isinstance(value, datetime):
-        return value
-    return datetime.fromisoformat(str(value))
 
 
 def http_date(value: datetime) -> datetime:

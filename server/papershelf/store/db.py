@@ -10,6 +10,7 @@ import queue
 import threading
 import time
 from contextlib import contextmanager
+from datetime import datetime
 
 from peewee import DatabaseProxy, PostgresqlDatabase, SqliteDatabase
 from playhouse import db_url
@@ -64,6 +65,13 @@ def is_sqlite(database=None) -> bool:
 
 def is_postgres(database=None) -> bool:
     return isinstance((database or db.obj), PostgresqlDatabase)
+
+
+def read_timestamp(value) -> datetime | None:
+    """A timestamp read by raw SQL or an aggregate: a datetime on PostgreSQL, text on SQLite."""
+    if value is None or isinstance(value, datetime):
+        return value
+    return datetime.fromisoformat(str(value))
 
 
 def in_list(column: str, values: list) -> tuple[str, list]:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from peewee import PostgresqlDatabase
 
-from papershelf.store.db import db, is_postgres, write_transaction
+from papershelf.store.db import db, is_postgres, read_timestamp, write_transaction
 from papershelf.store.models import utcnow
 
 log = logging.getLogger(__name__)
@@ -100,14 +100,6 @@ def _now():
     return utcnow()
 
 
-def _as_datetime(value):
-    if isinstance(value, str):  # SQLite hands raw timestamps back as text
-        from datetime import datetime
-
-        return datetime.fromisoformat(value)
-    return value
-
-
 def reserve_call(host: str, reserve: float) -> float:
     """Take the next arXiv call's slot for ``host`` if it has come: the slot is held for
     ``reserve`` seconds (the call's longest run plus the interval) and 0 is answered; else
@@ -118,7 +110,7 @@ def reserve_call(host: str, reserve: float) -> float:
         db.execute_sql(f"INSERT INTO arxiv_clock (host, next_at) VALUES ({p}, {p})"
                        " ON CONFLICT (host) DO NOTHING", (host, utcnow() - timedelta(days=1)))
         lock = " FOR UPDATE" if is_postgres() else ""
-        next_at = _as_datetime(db.execute_sql(
+        next_at = read_timestamp(db.execute_sql(
             f"SELECT next_at FROM arxiv_clock WHERE host = {p}{lock}", (host,)).fetchone()[0])
         now = _now()
         if next_at > now:
