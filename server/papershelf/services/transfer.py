@@ -425,12 +425,16 @@ def _import_one(user: User, index: int, record: dict, report: dict, *, backup: b
     if paper is not None:
         created = False
     else:
-        # the paper is found by the whole record (its title too), not by what it adds
+        # The paper is found by the whole record (its title too), not by what it adds. The
+        # save's first attempt takes the lookup just made in this transaction (its rows stay
+        # locked); a retry after a race looks again.
+        existing = [papers.find_same_work(user, data)]
+
         def same_work(user, _fields, data=data):
-            return papers.find_same_work(user, data)
+            return existing.pop() if existing else papers.find_same_work(user, data)
 
         paper, created = papers.save_paper(
-            user, _gaps_only(same_work(user, data), data), enrich=enrich, find=same_work)
+            user, _gaps_only(existing[0], data), enrich=enrich, find=same_work)
     changed = created or paper.updated_at >= started
     if _add_verbatim(paper, record.get("verbatim")):
         if not created:
