@@ -69,15 +69,9 @@ export const senders = {
   },
 };
 
-/** The saved papers among `keys` (arXiv ids or URLs): {key: paper}. */
-export async function lookupPapers(api, keys) {
-  const wanted = [...new Set(keys || [])].slice(0, LOOKUP_MAX);
-  const result = wanted.length ? await api.lookup(wanted) : { papers: {} };
-  return result.papers || {};
-}
-
-/** The whole lookup answer for a page: {papers, shared} (`shared`: what members of the user's
- * groups saved and shared of those papers). */
+/** The lookup answer for the papers `keys` (lib/ids.js paperKey: arXiv ids or URLs) of a page or
+ * a panel: {papers, shared}, each by the keys asked (`shared`: what members of the user's groups
+ * saved and shared of those papers). */
 export async function lookupPage(api, keys) {
   const wanted = [...new Set(keys || [])].slice(0, LOOKUP_MAX);
   const result = wanted.length ? await api.lookup(wanted) : {};
