@@ -23,6 +23,7 @@ from marshmallow import (
 from papershelf.domain import identifiers, palette
 from papershelf.domain.anchoring import CONTEXT_CHARS, utf16_units
 from papershelf.domain.errors import Invalid
+from papershelf.domain.record import is_provisional_title
 
 TITLE_MAX = 1000
 ABSTRACT_MAX = 20_000
@@ -266,6 +267,14 @@ class PaperSaveSchema(PaperCreateSchema):
     def title_or_arxiv_id(self, data, partial=None, **kwargs):
         if not data.get("title") and not data.get("arxiv_id"):
             raise ValidationError("A title is required (or an arXiv id).", field_name="title")
+
+    @post_load
+    def no_title_that_only_names_the_id(self, data, **kwargs):
+        """A title that is only the paper's id (``2603.01234``, as earlier extensions sent for a
+        page without one) is no title: it neither titles a new paper nor replaces a real one."""
+        if is_provisional_title(data.get("title"), data.get("arxiv_id")):
+            del data["title"]
+        return data
 
 
 class PaperPatchSchema(PaperFieldsSchema):
