@@ -10,6 +10,7 @@
 
 import { sectionOf } from "../lib/adapters.js";
 import { describeRange, offsetsFromRange, textModel } from "../lib/anchoring.js";
+import { LIMITS } from "../lib/limits.js";
 import { MessageType } from "../lib/messages.js";
 import { queuedId } from "../lib/outbox.js";
 import { DEFAULT_COLOR, PALETTE } from "../lib/palette.js";
@@ -43,6 +44,7 @@ function selectionTarget() {
       const at = offsetsFromRange(model, range);
       if (!at) return null;
       const selector = describeRange(model.text, at.start, at.end);
+      if (selector.exact.length > LIMITS.exact) return null; // longer than a highlight the server keeps
       if (field === "body") selector.section = sectionOf(range.startContainer, f);
       return { element, field, selector, rect: range.getBoundingClientRect() };
     }
