@@ -3,7 +3,9 @@
 ``normalize_arxiv_id`` answers ``(id, version)`` with the id in its canonical form (no version,
 old-style subject class dropped: ``math.GT/0309136`` → ``math/0309136``), or raises ValueError.
 The rule is arXiv's own scheme; ``tests/shared/identifiers.json`` states it with its cases, and
-``extension/lib/ids.js`` implements the same rule against the same cases.
+``extension/lib/ids.js`` implements the same rule against the same cases. So it is for
+``normalize_url`` (a URL's canonical form, the key a paper's address is stored and looked up
+under) and ``arxiv_abs_url`` (a paper's abstract page); DOIs have ``normalize_doi``.
 """
 
 import re
@@ -208,9 +210,18 @@ def _query(query: str) -> str:
     return "&".join(pairs)
 
 
+# A paper's pages on arXiv, from its normalized id. The abstract page is the url a paper gets when
+# a page gives none (extension/lib/ids.js arxivAbsUrl; tests/shared/identifiers.json abs_urls).
+
+
 def arxiv_abs_url(arxiv_id: str) -> str:
     return f"https://arxiv.org/abs/{arxiv_id}"
 
 
 def arxiv_pdf_url(arxiv_id: str) -> str:
     return f"https://arxiv.org/pdf/{arxiv_id}"
+
+
+def arxiv_html_url(arxiv_id: str) -> str:
+    """The full text in arXiv's HTML view (its latest version)."""
+    return f"https://arxiv.org/html/{arxiv_id}"

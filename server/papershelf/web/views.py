@@ -312,7 +312,7 @@ def _full_text_sections(rec: dict, highlights: list[dict]) -> list[dict]:
     section they fall under: [{"section", "highlights": [{…, "link"}]}]. Each links to the HTML
     page at that highlight (the extension scrolls to ``#papershelf-highlight=<id>``)."""
     sections: list[dict] = []
-    base = f"https://arxiv.org/html/{rec['arxiv_id']}" if rec.get("arxiv_id") else None
+    base = identifiers.arxiv_html_url(rec["arxiv_id"]) if rec.get("arxiv_id") else None
     for h in sorted(highlights, key=lambda h: (h["start"], h["id"])):
         if not sections or sections[-1]["section"] != h.get("section", ""):
             sections.append({"section": h.get("section", ""), "highlights": []})
