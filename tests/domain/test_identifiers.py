@@ -24,13 +24,18 @@ VECTORS = json.loads((Path(__file__).parents[1] / "shared" / "identifiers.json")
 CASES = [pytest.param(c, id=json.dumps(c["input"])) for c in VECTORS["cases"]]
 
 
+def answer(normalize, value):
+    """What ``normalize`` answers for ``value``; None where it refuses it (ValueError)."""
+    try:
+        return normalize(value)
+    except ValueError:
+        return None
+
+
 @pytest.mark.parametrize("case", CASES)
 def test_arxiv_ids_follow_the_shared_vectors(case):
-    if case["arxiv_id"] is None:
-        with pytest.raises(ValueError):
-            normalize_arxiv_id(case["input"])
-    else:
-        assert normalize_arxiv_id(case["input"]) == (case["arxiv_id"], case["version"])
+    expected = None if case["arxiv_id"] is None else (case["arxiv_id"], case["version"])
+    assert answer(normalize_arxiv_id, case["input"]) == expected
     assert try_arxiv_id(case["input"]) == case["arxiv_id"]
 
 
@@ -109,11 +114,8 @@ URL_CASES = [pytest.param(c, id=json.dumps(c["input"])) for c in VECTORS["urls"]
 
 @pytest.mark.parametrize("case", URL_CASES)
 def test_urls_follow_the_shared_vectors(case):
-    if case["url"] is None:
-        with pytest.raises(ValueError):
-            normalize_url(case["input"])
-    else:
-        assert normalize_url(case["input"]) == case["url"]
+    assert answer(normalize_url, case["input"]) == case["url"]
+    if case["url"] is not None:
         assert normalize_url(case["url"]) == case["url"]  # the canonical form is its own
 
 
