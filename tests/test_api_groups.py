@@ -163,6 +163,10 @@ def test_the_page_lookup_says_which_members_saved_a_paper(client, alice, bob, ca
     assert entry["notes"] == 1
     assert [(h["user"], h["exact"], h["color"]) for h in entry["highlights"]] == [
         ("alice", "reasoning", "green")]
+    # answered under the key the page asked with, as its own papers are
+    asked = f"arXiv:{paper_data['arxiv_id']}v1"
+    found = client.post("/api/papers/lookup", json={"arxiv_ids": [asked]}, headers=bob).json
+    assert [e["user"] for e in found["shared"][asked]] == ["alice"]
     # bob's own copy is in "papers", alice's in "shared"
     client.post("/api/papers", json=paper_data, headers=bob)
     found = client.post("/api/papers/lookup", json=body, headers=bob).json

@@ -250,11 +250,34 @@ def test_lookup_marks_a_page_in_one_call(client, alice, saved):
     }, headers=alice)
     assert r.status_code == 200
     papers = r.json["papers"]
-    assert set(papers) == {"2603.29001", "https://example.org/post"}
-    assert papers["2603.29001"]["id"] == pid
+    # Each paper under its normalized key and under every key the page asked with.
+    assert set(papers) == {"2603.29001", "arXiv:2603.29001v1", "https://arxiv.org/abs/2603.29001",
+                           "https://example.org/post"}
+    assert {papers[k]["id"] for k in papers if "29001" in k} == {pid}
     assert [n["body"] for n in papers["2603.29001"]["notes"]] == ["n"]
     assert papers["https://example.org/post"]["id"] == web["id"]
     assert r.json["invalid"] == ["not-an-id"]
+
+
+@pytest.mark.parametrize("asked", [
+    "https://Example.org/post#section",
+    "https://example.org/post?utm_source=x",
+    "https://example.org/post?utm_source=x&utm_medium=feed#section-2",
+    "https://example.org:443/post?fbclid=abc",
+    "  https://example.org/post  ",
+])
+def test_lookup_answers_under_the_url_the_page_asked_with(client, alice, asked):
+    web = client.post("/api/papers", json={"title": "Blog", "url": asked}, headers=alice).json
+    assert web["url"] == "https://example.org/post"
+    r = client.post("/api/papers/lookup", json={"urls": [asked]}, headers=alice)
+    assert r.status_code == 200
+    papers = r.json["papers"]
+    assert set(papers) == {"https://example.org/post", asked}
+    assert papers[asked]["id"] == papers["https://example.org/post"]["id"] == web["id"]
+    # Known by the page it was saved from, too.
+    r = client.post("/api/papers/lookup", json={"urls": ["https://example.org/post?utm_campaign=y"]},
+                    headers=alice)
+    assert r.json["papers"]["https://example.org/post?utm_campaign=y"]["id"] == web["id"]
 
 
 def test_lookup_answers_the_same_records_as_the_paper_itself(client, alice, saved, paper_data):

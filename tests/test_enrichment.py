@@ -269,6 +269,46 @@ def test_bibtex_export_of_an_enriched_paper_has_all_authors_and_primary_class(ap
     assert "{\\L}ukasz" in text or "\\L{}ukasz" in text  # non-ASCII names as LaTeX
 
 
+ARXIV_TITLE = "Asymmetric Self-Play for Training LLM Agents with Verifiable Rewards"
+
+
+@pytest.mark.parametrize("sent_title", ["2603.01234", "arXiv:2603.01234", " arXiv:2603.01234v2 "])
+def test_a_title_that_only_names_the_id_is_provisional(app, client, make_user, sent_title):
+    # An earlier extension sent the bare id as the title of a page that showed none.
+    alice = make_user("alice")
+    saved = save(client, alice, title=sent_title, authors=[], abstract="")
+    assert saved["title"] == "arXiv:2603.01234"
+    run_due(app)
+    assert get(client, alice, saved["id"])["title"] == ARXIV_TITLE
+
+
+@pytest.mark.parametrize("stored_title", ["2603.01234", "arXiv:2603.01234", "arxiv:2603.01234v2",
+                                          "https://arxiv.org/abs/2603.01234"])
+def test_papers_already_titled_by_their_id_get_arxivs_title(app, client, make_user, stored_title):
+    alice = make_user("alice")
+    saved = save(client, alice)
+    with app.extensions["papershelf_db"].connection_context():
+        Paper.update(title=stored_title).where(Paper.id == saved["id"]).execute()  # as saved before
+    run_due(app)
+    assert get(client, alice, saved["id"])["title"] == ARXIV_TITLE
+
+
+@pytest.mark.parametrize("title", ["A study of 2603.01234", "arXiv:2603.04567"])
+def test_a_real_title_or_another_papers_id_stays(app, client, make_user, title):
+    alice = make_user("alice")
+    saved = save(client, alice, title=title)
+    assert saved["title"] == title
+    run_due(app)
+    assert get(client, alice, saved["id"])["title"] == title
+
+
+def test_a_later_save_titled_by_the_id_keeps_the_real_title(app, client, make_user):
+    alice = make_user("alice")
+    saved = save(client, alice)
+    again = save(client, alice, title="2603.01234")
+    assert again["id"] == saved["id"] and again["title"] == PAGE_PAPER["title"]
+
+
 @pytest.mark.parametrize("page_id, stored_id, state, expect", [
     ("hep-th/9901001", "hep-th/9901001", "done", {"primary_category": "hep-th", "arxiv_version": 3,
                                                   "published": "1999-01-04"}),

@@ -362,3 +362,114 @@ def test_a_paper_page_shows_its_venue_and_a_year_only_date_as_a_year(client, ali
     page = client.get(f"/papers/{paper['id']}").get_data(as_text=True)
     assert '<time datetime="1998" title="Published">1998</time>' in page
     assert "The Book, pp. 1–10; MIT Press" in page and "Michael Arbib" in page
+
+
+# ---- one set of limits, one highlight rule -------------------------------------------------
+
+
+def test_every_input_takes_what_the_server_keeps(client, alice, saved):
+    from papershelf.domain import validation
+    from papershelf.services import auth, groups
+
+    client.post(f"/api/papers/{saved['id']}/notes", json={"body": "a note"}, headers=alice)
+    client.post(f"/api/papers/{saved['id']}/highlights", headers=alice,
+                json={"exact": "Large", "start": 0, "end": 5})
+    gid = client.post("/api/groups", json={"name": "Lab"}, headers=alice).json["id"]
+    sign_in(client, alice)
+    expected = {  # an input's name → the limit it takes
+        "title": validation.TITLE_MAX, "citation_key": validation.CITATION_KEY_LEN,
+        "tag": validation.TAG_LEN, "comment": validation.COMMENT_MAX, "body": validation.NOTE_MAX,
+        "q": validation.QUERY_MAX, "user": validation.USER_NAME_MAX,
+    }
+    names = {"/groups": groups.NAME_MAX, "/tokens": auth.TOKEN_NAME_MAX}
+    seen = set()
+    for path in ("/", f"/papers/{saved['id']}", "/groups", f"/groups/{gid}", "/tokens"):
+        page = Collect(client.get(path).get_data(as_text=True))
+        for tag, attrs in page.tags:
+            if tag in ("input", "textarea") and "maxlength" in attrs:
+                want = names[path] if attrs["name"] == "name" else expected[attrs["name"]]
+                assert attrs["maxlength"] == str(want), (path, attrs)
+                seen.add(attrs["name"])
+        for tag, attrs in page.tags:
+            if tag == "form" and attrs.get("id") == "highlight-form":
+                assert attrs["data-exact-max"] == str(validation.EXACT_MAX)
+                seen.add("exact")
+    assert seen == set(expected) | {"name", "exact"}  # the comment and note boxes included
+
+
+def test_no_template_writes_a_limit_of_its_own():
+    from pathlib import Path
+
+    templates = Path(render.__file__).parent / "templates"
+    for template in templates.glob("*.html"):
+        assert 'maxlength="' not in template.read_text("utf-8").replace('maxlength="{{', ""), template
+
+
+def test_the_page_serves_the_extensions_anchoring_module(client):
+    from pathlib import Path
+
+    lib = Path(__file__).parents[1] / "extension" / "lib"
+    for name in ("anchoring.js", "approx.js"):
+        r = client.get(f"/static/{name}")
+        assert r.status_code == 200 and "javascript" in r.headers["Content-Type"]
+        assert r.data == (lib / name).read_bytes()
+        r.close()
+
+
+# ---- what no store can search for ----------------------------------------------------------
+
+NUL = "a\x00b"
+ROUTES = [  # (path, its parameters); each also takes one it does not know
+    ("/", ["q", "tag", "topic", "cursor", "sort"]),
+    ("/signin", ["next"]),
+    ("/papers/{paper}", []),
+    ("/groups", []),
+    ("/groups/{group}", ["cursor"]),
+    ("/tokens", []),
+    ("/palette.css", []),
+]
+PARAMETERS = [pytest.param(path, param, id=f"{path}?{param}")
+              for path, params in ROUTES for param in [*params, "other"]]
+
+
+@pytest.fixture
+def signed_in_with_a_group(client, alice, saved):
+    gid = client.post("/api/groups", json={"name": "Lab"}, headers=alice).json["id"]
+    sign_in(client, alice)
+    return {"paper": saved["id"], "group": gid}
+
+
+@pytest.mark.parametrize(("path", "param"), PARAMETERS)
+def test_a_nul_in_any_parameter_is_refused_with_a_page(client, signed_in_with_a_group, path, param):
+    url = path.format(**signed_in_with_a_group)
+    r = client.get(url, query_string={param: NUL})
+    assert r.status_code == 422
+    assert r.mimetype == "text/html"
+    assert "NUL" in r.get_data(as_text=True) and f"“{param}”" in r.get_data(as_text=True)
+    r = client.get(url, query_string={f"x{NUL}": "1"})  # in a parameter's name too
+    assert r.status_code == 422 and "NUL" in r.get_data(as_text=True)
+    assert client.get(url).status_code in (200, 302)  # and the page itself answers as usual
+
+
+@pytest.mark.parametrize("path", [path for path, _ in ROUTES])
+def test_a_nul_is_refused_before_signing_in_too(client, alice, saved, path):
+    url = path.format(paper=saved["id"], group=1)
+    r = client.get(url, query_string={"tag": NUL})
+    assert r.status_code == 422 and "NUL" in r.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("field", ["token", "next", "other"])
+def test_a_nul_in_the_signin_form_is_refused(client, alice, field):
+    data = {"token": token_of(alice), "next": "/", field: NUL}
+    r = client.post("/signin", data=data, headers=ORIGIN)
+    assert r.status_code == 422 and "NUL" in r.get_data(as_text=True)
+    assert client.get("/").status_code == 302  # not signed in
+
+
+@pytest.mark.parametrize("raw", ["tag=a%ED%A0%80b", "q=%ED%A0%80", "tag=%F0%9F%98", "topic=%FF"])
+def test_bytes_that_are_no_text_are_taken_as_written(client, signed_in_with_a_group, raw):
+    # The server reads such escapes as the characters they are written with (never a lone
+    # surrogate), and the library answers as for any other filter.
+    r = client.get("/?" + raw)
+    assert r.status_code == 200
+    assert "0 papers" in r.get_data(as_text=True)

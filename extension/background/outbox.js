@@ -16,14 +16,17 @@ const FLUSH_ON_LOOKUP_EVERY_MS = 2000;
 
 export const outbox = new Outbox({ storage });
 
-/** What makes two queued saves the same save: the paper's key (arXiv id, DOI or URL). */
+/** What makes two queued saves the same save: the paper's key (lib/ids.js paperKey: its arXiv id,
+ * else its URL), which the lookup reports back to pages as queued. */
 export function saveDedupeKey(paperKey) {
-  return SAVE_KEY_PREFIX + paperKey;
+  return paperKey ? SAVE_KEY_PREFIX + paperKey : null; // no key: never taken for another save
 }
 
 /** The keys of the papers whose save waits. */
 export async function queuedSaveKeys() {
-  return (await outbox.items()).filter((it) => it.kind === ItemKind.SAVE).map((it) => it.dedupe_key.slice(SAVE_KEY_PREFIX.length));
+  return (await outbox.items())
+    .filter((it) => it.kind === ItemKind.SAVE && it.dedupe_key)
+    .map((it) => it.dedupe_key.slice(SAVE_KEY_PREFIX.length));
 }
 
 /** Send now; when the server cannot take it, queue it with the same client_id. */

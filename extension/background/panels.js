@@ -15,7 +15,8 @@
  */
 
 import { MessageType } from "../lib/messages.js";
-import { ItemKind, client, deleteNote, exportLibrary, getPaper, lookupPapers, updateHighlight, updateNote } from "./sender.js";
+import { queuedId } from "../lib/outbox.js";
+import { ItemKind, client, deleteNote, exportLibrary, getPaper, lookupPage, updateHighlight, updateNote } from "./sender.js";
 import { outbox, sendOrQueue } from "./outbox.js";
 import { ringPanels, tellPage } from "./notify.js";
 import { sessionStore } from "./storage.js";
@@ -152,10 +153,6 @@ export async function closePanel(_payload, sender, fromPanel) {
   return {};
 }
 
-function queuedId(clientId) {
-  return `queued-${clientId}`;
-}
-
 /** What a panel shows: the bound paper's notes and highlights, with what still waits to be sent. */
 export async function panelState(_payload, sender) {
   const frame = { tabId: sender.tab ? sender.tab.id : null, frameId: sender.frameId ?? null };
@@ -176,7 +173,7 @@ export async function panelState(_payload, sender) {
   let server;
   try {
     // A paper the page did not know saved (or that a note in the outbox saved since) is looked up.
-    server = binding.paper_id ? await getPaper(binding.paper_id) : (await lookupPapers(await client(), [binding.key]))[binding.key] || null;
+    server = binding.paper_id ? await getPaper(binding.paper_id) : (await lookupPage(await client(), [binding.key])).papers[binding.key] || null;
     if (server) remember(binding.key, server);
   } catch (err) {
     view.error = err.code === "unreachable" ? "The server is not reachable: this is what was last seen." : err.message;

@@ -5,13 +5,13 @@
  */
 
 import { createClient, normalizeServerUrl, DEFAULT_SERVER_URL } from "../lib/api.js";
+import { LIMITS } from "../lib/limits.js";
 import { storage } from "./storage.js";
 
 export { testConnection } from "../lib/api.js";
 
 const RECENT_KEY = "recentSaves";
 const RECENT_MAX = 20;
-const LOOKUP_MAX = 1000;
 
 export async function settings() {
   const serverUrl = await storage.get("serverUrl");
@@ -69,17 +69,11 @@ export const senders = {
   },
 };
 
-/** The saved papers among `keys` (arXiv ids or URLs): {key: paper}. */
-export async function lookupPapers(api, keys) {
-  const wanted = [...new Set(keys || [])].slice(0, LOOKUP_MAX);
-  const result = wanted.length ? await api.lookup(wanted) : { papers: {} };
-  return result.papers || {};
-}
-
-/** The whole lookup answer for a page: {papers, shared} (`shared`: what members of the user's
- * groups saved and shared of those papers). */
+/** The lookup answer for the papers `keys` (lib/ids.js paperKey: arXiv ids or URLs) of a page or
+ * a panel: {papers, shared}, each by the keys asked (`shared`: what members of the user's groups
+ * saved and shared of those papers). */
 export async function lookupPage(api, keys) {
-  const wanted = [...new Set(keys || [])].slice(0, LOOKUP_MAX);
+  const wanted = [...new Set(keys || [])].slice(0, LIMITS.lookup);
   const result = wanted.length ? await api.lookup(wanted) : {};
   return { papers: result.papers || {}, shared: result.shared || {} };
 }

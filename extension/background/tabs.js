@@ -8,6 +8,7 @@
  */
 
 import { paperFromUrl, readCitationMeta, toSavePayload } from "../lib/adapters.js";
+import { arxivAbsUrl, paperKey } from "../lib/ids.js";
 import { MessageType } from "../lib/messages.js";
 import { ItemKind } from "./sender.js";
 import { saveDedupeKey, sendOrQueue } from "./outbox.js";
@@ -32,7 +33,7 @@ export async function saveFocusedPaper() {
 export function savePayloadFromUrl(url) {
   const found = paperFromUrl(url);
   if (!found) return null;
-  const paper = { arxiv_id: found.arxiv_id, url: `https://arxiv.org/abs/${found.arxiv_id}`, source_url: url };
+  const paper = { arxiv_id: found.arxiv_id, url: arxivAbsUrl(found.arxiv_id), source_url: url };
   if (found.version) paper.arxiv_version = found.version;
   return paper;
 }
@@ -58,12 +59,13 @@ export async function saveTab(tab) {
   }
   const fromUrl = savePayloadFromUrl(tab.url || "");
   if (fromUrl) {
-    const r = await sendOrQueue(ItemKind.SAVE, { paper: fromUrl }, saveDedupeKey(fromUrl.arxiv_id));
+    const r = await sendOrQueue(ItemKind.SAVE, { paper: fromUrl }, saveDedupeKey(paperKey(fromUrl)));
     return { ...r, via: "url" };
   }
   const [injection] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: readCitationMeta });
   const meta = injection && injection.result;
   if (!meta) throw new Error("This page has no citation_* meta tags: nothing to save.");
   const paper = toSavePayload(meta, tab.url);
-  return sendOrQueue(ItemKind.SAVE, { paper }, saveDedupeKey(meta.arxiv_id || meta.doi || meta.url));
+  // Queued under the key the page knows the paper by, as a page's own save is.
+  return sendOrQueue(ItemKind.SAVE, { paper }, saveDedupeKey(paperKey(meta)));
 }

@@ -1,5 +1,5 @@
 /**
- * The page's state, in one object: what is known of each paper (by key: arXiv id or URL), which
+ * The page's state, in one object: what is known of each paper (by lib/ids.js paperKey), which
  * elements show it, what was looked up and painted, the highlight toolbar with the selection it
  * offers, and the notes panel's frame. Small functions read and change it. Nothing here is a
  * note's or a comment's text: the worker tells the page only counts and where highlights go. A change to a paper's info is announced to the
@@ -33,10 +33,6 @@ export const state = {
    * body is not read again for every selection). */
   fieldModels: new WeakMap(),
 };
-
-export function keyOf(entry) {
-  return entry.arxiv_id || entry.url;
-}
 
 export function track(key, element) {
   let set = state.byKey.get(key);
@@ -78,15 +74,6 @@ export function setKnown(key, patch) {
 /** The patch that a paper the server returned is saved. */
 export function savedFrom(paper) {
   return { status: "saved", paper_id: paper.id, citation_key: paper.citation_key };
-}
-
-/** Highlights that wait in the worker's outbox are painted under a provisional id. */
-export function queuedId(clientId) {
-  return `queued-${clientId}`;
-}
-
-export function isQueuedId(id) {
-  return String(id).startsWith("queued-");
 }
 
 /** The text model of a field element, read again only after the DOM changed. */

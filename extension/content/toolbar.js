@@ -10,13 +10,15 @@
 
 import { sectionOf } from "../lib/adapters.js";
 import { describeRange, offsetsFromRange, textModel } from "../lib/anchoring.js";
+import { LIMITS } from "../lib/limits.js";
 import { MessageType } from "../lib/messages.js";
+import { queuedId } from "../lib/outbox.js";
 import { DEFAULT_COLOR, PALETTE } from "../lib/palette.js";
 import { ACTION_ATTR, PAPER_ATTR, UI_ATTR, adoptStyles, el, keepKeysFromPage } from "./dom.js";
 import { request } from "./messaging.js";
 import { paintAll } from "./paint.js";
 import { openPanel } from "./panel.js";
-import { fieldModel, fieldsOf, infoOf, queuedId, savePayloadFor, savedFrom, setKnown, state } from "./state.js";
+import { fieldModel, fieldsOf, infoOf, savePayloadFor, savedFrom, setKnown, state } from "./state.js";
 import { TOOLBAR_CSS } from "./styles.js";
 import { Measure, since } from "./timing.js";
 
@@ -42,6 +44,7 @@ function selectionTarget() {
       const at = offsetsFromRange(model, range);
       if (!at) return null;
       const selector = describeRange(model.text, at.start, at.end);
+      if (selector.exact.length > LIMITS.exact) return null; // longer than a highlight the server keeps
       if (field === "body") selector.section = sectionOf(range.startContainer, f);
       return { element, field, selector, rect: range.getBoundingClientRect() };
     }

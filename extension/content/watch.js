@@ -6,13 +6,14 @@
  */
 
 import { findPaperElements } from "../lib/adapters.js";
+import { paperKey } from "../lib/ids.js";
 import { MessageType } from "../lib/messages.js";
 import { HIGHLIGHT_ATTR, UI_ATTR } from "./dom.js";
 import { request } from "./messaging.js";
 import { paintAll, paintShared } from "./paint.js";
 import { mountBar, renderPaper, unmountBar } from "./paperbar.js";
 import { prewarmPanel } from "./panel.js";
-import { keyOf, savedFrom, setKnown, state } from "./state.js";
+import { savedFrom, setKnown, state } from "./state.js";
 import { Measure, timed } from "./timing.js";
 
 const SCAN_DEBOUNCE_MS = 120;
@@ -25,7 +26,7 @@ function scan() {
   const seen = new Set();
   const newKeys = [];
   for (const entry of entries) {
-    const key = keyOf(entry);
+    const key = paperKey(entry);
     if (!key) continue;
     const element = entry.element;
     seen.add(element);

@@ -18,7 +18,7 @@
  * `findPapersOnPage(doc)` does both. Pure DOM, no chrome.*.
  */
 
-import { parseArxivId } from "./ids.js";
+import { arxivAbsUrl, normalizeUrl, parseArxivId } from "./ids.js";
 import { fieldText, normalizeText } from "./anchoring.js";
 
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
@@ -281,7 +281,8 @@ function metaEntry(doc) {
   return {
     arxiv_id: parsed ? parsed.id : null,
     version: parsed ? parsed.version : null,
-    url: parsed ? null : loc.href,
+    // The page's address as the server keys it: no fragment, no utm_ parameters.
+    url: parsed ? null : normalizeUrl(loc.href),
     element,
     kind: "meta",
     heading,
@@ -595,14 +596,16 @@ export function findPapersOnPage(doc) {
   return findPaperElements(doc).map((e) => describePaper(e, doc));
 }
 
-/** The request body for POST /api/papers from a described paper. */
+/** The request body for POST /api/papers from a described paper. A paper the page gives no title
+ * for is sent without one: the server titles it `arXiv:<id>` until arXiv's answer replaces that. */
 export function toSavePayload(paper, sourceUrl) {
-  const body = { title: paper.title || paper.arxiv_id || paper.url };
+  const body = {};
+  if (paper.title) body.title = paper.title;
   if (paper.arxiv_id) body.arxiv_id = paper.arxiv_id;
   if (paper.version) body.arxiv_version = paper.version;
   if (paper.doi) body.doi = paper.doi;
   if (paper.url) body.url = paper.url;
-  else if (paper.arxiv_id) body.url = `https://arxiv.org/abs/${paper.arxiv_id}`;
+  else if (paper.arxiv_id) body.url = arxivAbsUrl(paper.arxiv_id);
   body.authors = paper.authors || [];
   body.authors_more = paper.authors_more || 0;
   body.abstract = paper.abstract || "";

@@ -4,6 +4,12 @@
  * class) and give the normalized form the server keys papers by (no version; old style without
  * subject class). The rule is arXiv's scheme, the one papershelf.domain.identifiers implements:
  * tests/shared/identifiers.json states it with the cases both run.
+ *
+ * Also the other forms of a paper's identity both sides need, each held to the server's by the
+ * same file: a URL's canonical form (normalizeUrl, as papershelf.domain.identifiers.normalize_url:
+ * a page's address with a fragment or tracking parameters names the paper its canonical URL does),
+ * an arXiv paper's abstract page (arxivAbsUrl), and the key a paper is known by on the page and in
+ * lookups (paperKey).
  * Pure: no DOM, no chrome.*.
  */
 
@@ -129,7 +135,106 @@ export function normalizeArxivId(input, base) {
   return parsed ? parsed.id : null;
 }
 
-/** The key a paper is known by on the page and in lookups: its arXiv id, else its URL. */
+/** The abstract page of an arXiv paper (its normalized id): what its `url` is when a page gives none. */
+export function arxivAbsUrl(arxivId) {
+  return `https://arxiv.org/abs/${arxivId}`;
+}
+
+// ---- URLs: normalizeUrl, the rule of papershelf.domain.identifiers.normalize_url -------------
+
+const URL_SCHEMES = new Set(["http", "https", "ftp"]);
+const DEFAULT_PORTS = { http: "80", https: "443" };
+const URL_SPACE = "[\\x00-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]";
+const URL_TRIM = new RegExp(`^${URL_SPACE}+|${URL_SPACE}+$`, "g");
+const URL_DROPPED = /[\t\r\n]/g; // as browsers do, anywhere in the address
+const URL_PARTS = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)([^?#]*)(?:\?([^#]*))?/;
+const PORT = /^[0-9]{1,5}$/;
+// Query parameters that say where a visitor came from, not what the page is. (Without the u flag,
+// /i folds ASCII letters only, as Python's re.ASCII does.)
+const TRACKING = /^(?:utm_[a-z]+|fbclid|gclid|ref_src)$/i;
+const UTF8 = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** `host[:port]` of an authority in canonical form, or null when it is not one. */
+function canonicalHost(authority, scheme) {
+  const hostPort = authority.slice(authority.lastIndexOf("@") + 1);
+  const colon = hostPort.indexOf(":");
+  const host = colon < 0 ? hostPort : hostPort.slice(0, colon);
+  const port = colon < 0 ? "" : hostPort.slice(colon + 1);
+  if (!host || /[[\]]/.test(authority) || (port && !PORT.test(port)) || Number(port) > 65535) return null;
+  const lower = host.replace(/[A-Z]+/g, (c) => c.toLowerCase());
+  const number = String(Number(port || 0));
+  return number === "0" || number === DEFAULT_PORTS[scheme] ? lower : `${lower}:${number}`;
+}
+
+/** A run of ASCII with %XX escapes, as the UTF-8 text its bytes spell (bad bytes: U+FFFD). */
+function decodeAscii(run) {
+  const bytes = [];
+  for (let i = 0; i < run.length; i++) {
+    const hex = run[i] === "%" ? run.slice(i + 1, i + 3) : "";
+    if (/^[0-9A-Fa-f]{2}$/.test(hex)) {
+      bytes.push(parseInt(hex, 16));
+      i += 2;
+    } else bytes.push(run.charCodeAt(i));
+  }
+  return UTF8.decode(new Uint8Array(bytes));
+}
+
+/** A form's field name or value as text: `+` is a space, %XX escapes are UTF-8 bytes (Python's
+ * unquote_plus: text that is not ASCII is kept as it is). */
+function formDecode(text) {
+  const spaced = text.replace(/\+/g, " ");
+  return spaced.includes("%") ? spaced.replace(/[^\u0080-\uffff]+/g, decodeAscii) : spaced;
+}
+
+/** Text as a form encodes it (Python's quote_plus): UTF-8, A-Z a-z 0-9 _ . - ~ kept, a space as +. */
+function formEncode(text) {
+  return encodeURIComponent(text)
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%20/g, "+");
+}
+
+/** A query's `name=value` pairs as a form encodes them, in their order, without the empty and the
+ * tracking ones. Throws URIError on text that is not Unicode (a lone surrogate). */
+function canonicalQuery(query) {
+  const pairs = [];
+  for (const piece of query.split("&")) {
+    if (!piece) continue;
+    const eq = piece.indexOf("=");
+    const name = formDecode(eq < 0 ? piece : piece.slice(0, eq));
+    const value = formDecode(eq < 0 ? "" : piece.slice(eq + 1));
+    if (!TRACKING.test(name)) pairs.push(`${formEncode(name)}=${formEncode(value)}`);
+  }
+  return pairs.join("&");
+}
+
+/**
+ * An http(s) (or ftp) URL in canonical form, or null when it is none: surrounding spaces and
+ * controls trimmed, tabs and line breaks dropped; scheme and host in lower case (ASCII letters
+ * only), without user info, port 0 or the scheme's default port; the path as written (`/` when
+ * empty); no fragment; the query's parameters in their order, without the empty and the tracking
+ * ones (`utm_*`, `fbclid`, `gclid`, `ref_src`), encoded again as a form encodes them. Hosts in
+ * brackets and ports that are not a number up to 65535 are refused. This is the key the server
+ * files a paper's URL under: `https://Example.org/p?utm_source=x#s` is `https://example.org/p`.
+ */
+export function normalizeUrl(input) {
+  const text = (typeof input === "string" ? input : "").replace(URL_TRIM, "").replace(URL_DROPPED, "");
+  const m = URL_PARTS.exec(text);
+  const scheme = m && m[1].toLowerCase();
+  if (!m || !URL_SCHEMES.has(scheme)) return null;
+  const host = canonicalHost(m[2], scheme);
+  if (host === null) return null;
+  let query;
+  try {
+    query = canonicalQuery(m[4] || "");
+  } catch {
+    return null; // a lone surrogate: no URL
+  }
+  return `${scheme}://${host}${m[3] || "/"}${query ? `?${query}` : ""}`;
+}
+
+/** The key a paper is known by on the page, in lookups and in the outbox: its normalized arXiv
+ * id, else its normalized URL; null when it has neither. */
 export function paperKey(paper) {
-  return paper.arxiv_id || paper.url || null;
+  if (!paper) return null;
+  return normalizeArxivId(paper.arxiv_id || "") || normalizeUrl(paper.url) || null;
 }

@@ -17,6 +17,12 @@ export function backoffDelay(attempts, { baseMs = 5000, maxMs = 5 * 60 * 1000, r
   return Math.round(raw * (0.8 + 0.4 * random()));
 }
 
+/** The id a note or highlight waiting in the outbox is shown under (the page paints it, the notes
+ * panel lists it) until the server gives it its own. */
+export function queuedId(clientId) {
+  return `queued-${clientId}`;
+}
+
 /** Errors a send function throws; `retryable` decides between waiting and giving up. */
 export class SendError extends Error {
   constructor(message, { retryable = true, status = 0, code = "" } = {}) {

@@ -13,6 +13,7 @@
  * (focus goes back to the page's Note button), Ctrl+Enter saves the text being written.
  */
 
+import { LIMITS } from "../lib/limits.js";
 import { MessageType, PORT_NAME } from "../lib/messages.js";
 import { createPortClient } from "../lib/port.js";
 import { backgroundOf } from "../lib/palette.js";
@@ -196,7 +197,7 @@ function editorKeys(area, save, leave) {
 }
 
 function editNote(li, note) {
-  const area = el("textarea", { rows: "4", "data-editing": "", "aria-label": "Edit note" });
+  const area = el("textarea", { rows: "4", "data-editing": "", "aria-label": "Edit note", maxlength: String(LIMITS.note) });
   area.value = note.body;
   const save = el("button", { type: "button", class: "primary", [ACTION]: "update-note" }, "Save");
   const cancel = el("button", { type: "button", [ACTION]: "cancel-edit" }, "Cancel");
@@ -270,7 +271,7 @@ function highlightItem(h, attr) {
 
 function editComment(li, h, attr) {
   const label = `Comment on “${h.exact.length > 60 ? `${h.exact.slice(0, 57)}…` : h.exact}”`;
-  const area = el("textarea", { rows: "3", "data-editing": "", "data-papershelf-comment-input": "", "aria-label": label, maxlength: "20000" });
+  const area = el("textarea", { rows: "3", "data-editing": "", "data-papershelf-comment-input": "", "aria-label": label, maxlength: String(LIMITS.comment) });
   area.value = h.comment || "";
   const save = el("button", { type: "button", class: "primary", [ACTION]: "save-comment" }, "Save comment");
   const cancel = el("button", { type: "button", [ACTION]: "cancel-edit" }, "Cancel");
@@ -345,6 +346,8 @@ function focusInput() {
   ui.input.focus();
 }
 
+// The boxes take as much as the server keeps.
+ui.input.maxLength = LIMITS.note;
 ui.input.addEventListener("focus", () => performance.mark(EDITABLE_MARK));
 ui.input.addEventListener("keydown", (ev) => {
   if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) addNote();

@@ -318,6 +318,43 @@ def test_paper_and_listing_pages_are_marked(connected, url, count):
     assert re.sub(r"\s+", " ", p["abstract"]) == FIRST["abstract"]
 
 
+VENUE_URL = "https://www.alphaxiv.org/abs/reliable-agents-in-the-wild"
+VENUE_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>Reliable Agents</title>
+<meta name="citation_title" content="Reliable Agents in the Wild">
+<meta name="citation_author" content="Jiang, Shuli"><meta name="citation_date" content="2026/03/31">
+</head><body><main><h1>Reliable Agents in the Wild</h1>
+<p>We study agents that must succeed in one-shot settings where retries are impossible.</p>
+</main></body></html>"""
+
+
+def test_a_page_known_by_its_url_shows_saved_under_a_fragment_and_utm_parameters(connected):
+    """A paper page without an arXiv id is known by its address: with #section and ?utm_source=x
+    it is the paper its canonical URL names, saved already."""
+    context, _sw, server = connected
+    status, saved = server.call("POST", "/api/papers",
+                                {"title": "Reliable Agents in the Wild", "url": VENUE_URL})
+    assert status == 201, saved
+    page = context.new_page()
+    page.route(lambda url: url.startswith(VENUE_URL), lambda route: route.fulfill(
+        status=200, content_type="text/html; charset=utf-8", body=VENUE_PAGE))
+    for address in (f"{VENUE_URL}?utm_source=x#section", f"{VENUE_URL}?utm_source=x&utm_medium=feed",
+                    f"{VENUE_URL}#section-2"):
+        page.goto(address)
+        wait_saved(page, VENUE_URL)  # keyed by the canonical URL, and shown saved
+    assert len(server.papers()) == 1
+    # A page saved from such an address is stored under the canonical URL, and found again.
+    server.call("DELETE", f"/api/papers/{saved['id']}")
+    page.goto(f"{VENUE_URL}?utm_campaign=spring#abstract")
+    wait_marked(page, 1)
+    save_button(page, VENUE_URL).click()
+    wait_saved(page, VENUE_URL)
+    (p,) = server.papers()
+    assert (p["url"], p["title"]) == (VENUE_URL, "Reliable Agents in the Wild")
+    assert p["source_url"] == VENUE_URL  # the address it was saved from, without its tracking
+    page.goto(f"{VENUE_URL}?fbclid=abc")
+    wait_saved(page, VENUE_URL)
+
+
 def test_options_page_names_each_failure(browser, server, tmp_path):
     context, sw = browser
     ext_id = sw.url.split("/")[2]

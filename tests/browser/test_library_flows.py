@@ -295,6 +295,12 @@ def test_highlight_a_selection_with_a_comment(page, library):
     assert (h["exact"], h["start"], h["end"], h["color"]) == (
         "strong reasoning", text.index("strong reasoning"),
         text.index("strong reasoning") + 16, "pink")
+    # Described as the extension and the server describe one (the page imports the extension's
+    # anchoring module): the same context on each side.
+    from papershelf.domain.anchoring import describe_range
+
+    described = describe_range(text, h["start"], h["end"])
+    assert (h["prefix"], h["suffix"]) == (described["prefix"], described["suffix"])
     # recolour it
     item = p.locator(f"#highlight-{h['id']}")
     item.locator("summary", has_text="Edit").click()

@@ -602,3 +602,28 @@ def test_copy_key_and_copy_bibtex_from_the_panel(connected):
     assert copied == expected
     assert copied.startswith("@misc{jiang2026asymmetric,")
     assert json.dumps(page.evaluate("() => window.__spy.messages")).count("jiang2026asymmetric") == 0
+
+
+def test_the_panel_takes_a_comment_and_a_note_as_long_as_the_server_keeps(connected):
+    """The panel's boxes take the server's limits (lib/limits.js): a 30,000-character comment,
+    more than the panel used to allow, is kept whole, and stays out of the page."""
+    from papershelf.domain.validation import COMMENT_MAX, NOTE_MAX
+
+    context, _sw, server = connected
+    target = PAPERS[2]
+    paper, _note, h = seed(server, target)
+    page = hostile_page(context)
+    wait_saved(page, target["arxiv_id"])
+    frame = open_notes(page, target["arxiv_id"])
+    assert frame.locator("textarea[data-papershelf-note-input]").get_attribute("maxlength") == str(NOTE_MAX)
+    item = frame.locator(f'[data-papershelf-highlight-item="{h["id"]}"]')
+    item.locator('[data-papershelf-action="edit-comment"]').click()
+    box = frame.locator("[data-papershelf-comment-input]")
+    assert box.get_attribute("maxlength") == str(COMMENT_MAX)
+    long_comment = ("why this claim holds, and where it would not " * 700)[:30_000]
+    box.fill(long_comment)
+    frame.locator('[data-papershelf-action="save-comment"]').click()
+    frame.locator("[data-papershelf-comment]", has_text=long_comment[:40]).wait_for()
+    status, full = server.call("GET", f"/api/papers/{paper['id']}")
+    assert [x["comment"] for x in full["highlights"]] == [long_comment]
+    assert_private(page, long_comment[:60])

@@ -3,7 +3,6 @@
 
 import json
 import random
-import re
 from pathlib import Path
 
 import pytest
@@ -30,10 +29,22 @@ def test_context_length_is_the_shared_one():
     assert anchoring.CONTEXT_CHARS == VECTORS["context_chars"]
 
 
-def test_the_library_page_stores_the_context_length_the_api_accepts():
-    library_js = Path(validation.__file__).parents[1] / "web" / "static" / "library.js"
-    stored = re.search(r"^const CONTEXT_CHARS = (\d+);$", library_js.read_text(encoding="utf-8"), re.M)
-    assert int(stored.group(1)) == anchoring.CONTEXT_CHARS == validation.CONTEXT_MAX
+@pytest.mark.parametrize("case", VECTORS["describe_cases"], ids=lambda c: c["name"])
+def test_a_new_highlight_is_described_like_the_shared_vector(case):
+    assert anchoring.describe_range(case["text"], case["start"], case["end"]) == case["expected"]
+
+
+def test_the_api_takes_the_context_a_highlight_keeps():
+    assert anchoring.CONTEXT_CHARS == validation.CONTEXT_MAX
+
+
+def test_the_library_page_describes_highlights_with_the_extensions_module():
+    # One JavaScript rule: the page's anchoring.js (and what it imports) is the extension's file.
+    static = Path(validation.__file__).parents[1] / "web" / "static"
+    extension_lib = Path(__file__).parents[2] / "extension" / "lib"
+    for name in ("anchoring.js", "approx.js"):
+        assert (static / name).read_bytes() == (extension_lib / name).read_bytes(), name
+    assert 'import { describeRange } from "./anchoring.js";' in (static / "library.js").read_text("utf-8")
 
 
 def test_utf16_units_count_like_javascript():

@@ -2,7 +2,16 @@
 
 from datetime import datetime
 
-from papershelf.domain.record import HIGHLIGHT_RECORD, NOTE_RECORD, PAPER_RECORD, new_record
+import pytest
+
+from papershelf.domain.record import (
+    HIGHLIGHT_RECORD,
+    NOTE_RECORD,
+    PAPER_RECORD,
+    is_provisional_title,
+    new_record,
+    provisional_title,
+)
 from papershelf.http.schemas import HighlightSchema, NoteSchema, PaperSchema
 from papershelf.store.models import Highlight, Note, Paper
 from papershelf.store.records import highlight_record, note_record, paper_record
@@ -29,3 +38,25 @@ def test_the_response_schemas_describe_the_one_shape():
     assert list(PaperSchema().fields) == ["id", *PAPER_RECORD]
     assert tuple(NoteSchema().fields) == NOTE_RECORD
     assert tuple(HighlightSchema().fields) == HIGHLIGHT_RECORD
+
+
+@pytest.mark.parametrize(("title", "arxiv_id", "expected"), [
+    ("arXiv:2603.01234", "2603.01234", True),
+    ("2603.01234", "2603.01234", True),  # what earlier extensions sent for a page without a title
+    ("  2603.01234v2\n", "2603.01234", True),
+    ("ARXIV:2603.01234", "2603.01234", True),
+    ("https://arxiv.org/abs/2603.01234", "2603.01234", True),
+    ("arXiv:math.GT/0309136", "math/0309136", True),
+    ("arXiv:2603.04567", "2603.01234", False),  # another paper's id
+    ("A study of 2603.01234", "2603.01234", False),
+    ("Attention Is All You Need", "1706.03762", False),
+    ("2603.01234", None, False),
+    ("", "2603.01234", False),
+    (None, "2603.01234", False),
+])
+def test_a_provisional_title_only_names_the_papers_id(title, arxiv_id, expected):
+    assert is_provisional_title(title, arxiv_id) is expected
+
+
+def test_the_provisional_title_is_provisional():
+    assert is_provisional_title(provisional_title("hep-th/9901001"), "hep-th/9901001")

@@ -139,6 +139,22 @@ test("save payload carries only contract fields", () => {
   ]);
 });
 
+test("a paper the page gives no title for is sent without one, never with its id as a title", () => {
+  const body = toSavePayload({ arxiv_id: "2603.01234", version: 2, title: "", authors: [] }, "https://arxiv.org/pdf/2603.01234v2");
+  assert.equal("title" in body, false);
+  assert.equal(body.arxiv_id, "2603.01234");
+  assert.equal(body.url, "https://arxiv.org/abs/2603.01234");
+  assert.equal(toSavePayload({ arxiv_id: "2603.01234", title: "Real" }).title, "Real");
+});
+
+test("a page known by its address is keyed by its canonical URL (no fragment, no utm_)", () => {
+  const doc = metaPage(TITLE, "https://www.alphaxiv.org/abs/venue-paper?utm_source=x&page=2#section");
+  const [entry] = findPaperElements(doc);
+  assert.equal(entry.arxiv_id, null);
+  assert.equal(entry.url, "https://www.alphaxiv.org/abs/venue-paper?page=2");
+  assert.equal(toSavePayload(describePaper(entry, doc)).url, "https://www.alphaxiv.org/abs/venue-paper?page=2");
+});
+
 /** A page with these citation_* tags (name → content, or a list of contents). */
 function metaPage(tags, url = "https://journal.example/article/5678") {
   const metas = Object.entries(tags)

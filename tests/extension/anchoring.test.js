@@ -18,6 +18,13 @@ test("context length is the shared one", () => {
   assert.equal(CONTEXT_CHARS, VECTORS.context_chars);
 });
 
+// The library page imports this very module to describe its highlights.
+for (const c of VECTORS.describe_cases) {
+  test(`shared describe vector: ${c.name}`, () => {
+    assert.deepEqual(describeRange(c.text, c.start, c.end), c.expected);
+  });
+}
+
 const ABSTRACT =
   "Large language models (LLMs) exhibit strong reasoning and conversational abilities, but ensuring reliable " +
   "behavior in multi-turn interactions remains challenging. In many real-world applications, agents must succeed " +

@@ -3,11 +3,13 @@
 ``normalize_arxiv_id`` answers ``(id, version)`` with the id in its canonical form (no version,
 old-style subject class dropped: ``math.GT/0309136`` → ``math/0309136``), or raises ValueError.
 The rule is arXiv's own scheme; ``tests/shared/identifiers.json`` states it with its cases, and
-``extension/lib/ids.js`` implements the same rule against the same cases.
+``extension/lib/ids.js`` implements the same rule against the same cases. So it is for
+``normalize_url`` (a URL's canonical form, the key a paper's address is stored and looked up
+under) and ``arxiv_abs_url`` (a paper's abstract page); DOIs have ``normalize_doi``.
 """
 
 import re
-from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
+from urllib.parse import quote_plus, unquote, unquote_plus
 
 # The archives that minted old-style ids (archive/YYMMNNN), i.e. every archive of arXiv's taxonomy
 # that began before April 2007; stat, q-fin, econ and eess began later, with new-style ids only.
@@ -146,28 +148,70 @@ def normalize_doi(value: str) -> str:
     return text
 
 
-_TRACKING = re.compile(r"^(utm_[a-z]+|fbclid|gclid|ref_src)$", re.IGNORECASE)
-
-
+# Query parameters that say where a visitor came from, not what the page is.
+_TRACKING = re.compile(r"utm_[a-z]+|fbclid|gclid|ref_src", re.ASCII | re.IGNORECASE)
 URL_SCHEMES = ("http", "https", "ftp")
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+# What may surround a pasted address: C0 controls, spaces, Unicode's other spaces, a BOM.
+_URL_SPACE = "[\x00-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
+_URL_TRIM = re.compile(f"^{_URL_SPACE}+|{_URL_SPACE}+$")
+_URL_DROPPED = re.compile("[\t\r\n]")  # as browsers do, anywhere in the address
+_URL_PARTS = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/?#]*)([^?#]*)(?:\?([^#]*))?")
+_PORT = re.compile(r"[0-9]{1,5}", re.ASCII)
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
 def normalize_url(value: str) -> str:
-    """An http(s) (or ftp, as old reports are) URL in canonical form: lower-case scheme and host,
-    no fragment, no tracking."""
-    text = (value or "").strip()
-    parts = urlsplit(text)
-    if parts.scheme.lower() not in URL_SCHEMES or not parts.hostname:
+    """An http(s) (or ftp, as old reports are) URL in canonical form; ValueError if it is none.
+
+    The rule, which ``extension/lib/ids.js`` ``normalizeUrl`` follows too (the ``urls`` cases of
+    tests/shared/identifiers.json): surrounding spaces and controls trimmed, tabs and line breaks
+    dropped; the scheme and the host in lower case (ASCII letters only), without user info, port 0
+    or the scheme's default port; the path as written (``/`` when empty); no fragment; the query's
+    parameters in their order, without the empty and the tracking ones (``utm_*``, ``fbclid``,
+    ``gclid``, ``ref_src``), encoded again as a form encodes them. Hosts in brackets (IPv6
+    literals, or any bracket before the path) and ports that are not a number up to 65535 are
+    refused.
+    """
+    text = _URL_DROPPED.sub("", _URL_TRIM.sub("", value if isinstance(value, str) else ""))
+    m = _URL_PARTS.match(text)
+    if m is None or m[1].lower() not in URL_SCHEMES:
         raise ValueError(f"not an http(s) URL: {value!r}")
-    host = parts.hostname.lower()
-    if parts.port and not (
-        (parts.scheme.lower() == "http" and parts.port == 80)
-        or (parts.scheme.lower() == "https" and parts.port == 443)
-    ):
-        host = f"{host}:{parts.port}"
-    query = urlencode([(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
-                       if not _TRACKING.match(k)])
-    return urlunsplit((parts.scheme.lower(), host, parts.path or "/", query, ""))
+    scheme = m[1].lower()
+    host = _host(m[2], scheme)
+    if host is None:
+        raise ValueError(f"not an http(s) URL (its host or port): {value!r}")
+    query = _query(m[4] or "")
+    return f"{scheme}://{host}{m[3] or '/'}" + (f"?{query}" if query else "")
+
+
+def _host(authority: str, scheme: str) -> str | None:
+    """``host[:port]`` of an authority in canonical form, or None when it is not one."""
+    host, _, port = authority.rpartition("@")[2].partition(":")
+    if not host or "[" in authority or "]" in authority or (port and not _PORT.fullmatch(port)):
+        return None
+    number = int(port or 0)
+    if number > 65535:
+        return None
+    host = host.translate(_ASCII_LOWER)
+    return host if number in (0, _DEFAULT_PORTS.get(scheme)) else f"{host}:{number}"
+
+
+def _query(query: str) -> str:
+    """A query's ``name=value`` pairs as a form encodes them (UTF-8, a space as ``+``), in their
+    order, without the empty and the tracking ones."""
+    pairs = []
+    for piece in query.split("&"):
+        if piece:
+            name, _, value = piece.partition("=")
+            name, value = unquote_plus(name), unquote_plus(value)
+            if not _TRACKING.fullmatch(name):
+                pairs.append(f"{quote_plus(name)}={quote_plus(value)}")
+    return "&".join(pairs)
+
+
+# A paper's pages on arXiv, from its normalized id. The abstract page is the url a paper gets when
+# a page gives none (extension/lib/ids.js arxivAbsUrl; tests/shared/identifiers.json abs_urls).
 
 
 def arxiv_abs_url(arxiv_id: str) -> str:
@@ -176,3 +220,8 @@ def arxiv_abs_url(arxiv_id: str) -> str:
 
 def arxiv_pdf_url(arxiv_id: str) -> str:
     return f"https://arxiv.org/pdf/{arxiv_id}"
+
+
+def arxiv_html_url(arxiv_id: str) -> str:
+    """The full text in arXiv's HTML view (its latest version)."""
+    return f"https://arxiv.org/html/{arxiv_id}"

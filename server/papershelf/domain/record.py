@@ -1,11 +1,14 @@
 """The one shape of a paper as a record: what the API answers, the exports write and the
 readers return. The store's records (``store.records``), the response schemas and the readers
-all follow this order and these names; tests hold them to it.
+all follow this order and these names; tests hold them to it. Also the provisional title of a
+paper saved from its arXiv id alone (``provisional_title``, ``is_provisional_title``).
 """
 
 from __future__ import annotations
 
 import copy
+
+from papershelf.domain import identifiers
 
 # A paper record's fields, in order, with what a record lacks by default (the store adds ``id``).
 PAPER_RECORD = {
@@ -61,6 +64,13 @@ HIGHLIGHT_RECORD = ("id", "paper_id", "field", "section", "exact", "prefix", "su
 def provisional_title(arxiv_id: str) -> str:
     """The title of a paper saved from its arXiv id alone, until arXiv answers with the real one."""
     return f"arXiv:{arxiv_id}"
+
+
+def is_provisional_title(title: str | None, arxiv_id: str | None) -> bool:
+    """Whether ``title`` only names the paper's arXiv id (``arXiv:2603.01234``, the bare id, any
+    form of it): the title a paper has until arXiv's answer gives it its own. Earlier extensions
+    sent the bare id as the title of a page that showed none."""
+    return bool(arxiv_id and title) and identifiers.try_arxiv_id(title.strip()) == arxiv_id
 
 
 def new_record(**fields) -> dict:

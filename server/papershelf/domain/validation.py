@@ -1,6 +1,7 @@
-"""What a valid paper, note and highlight is: the limits and the marshmallow schemas that check
-and normalize them. The HTTP layer loads request bodies with them; the importer loads each
-record of a file with them, so a file is held to the same rules as the API.
+"""What a valid paper, note and highlight is: the limits (``LIMITS``: the ones the extension and the
+library page's inputs take too) and the marshmallow schemas that check and normalize them. The
+HTTP layer loads request bodies with them; the importer loads each record of a file with them, so
+a file is held to the same rules as the API.
 
 ``load`` answers the cleaned data or raises the domain's ``Invalid`` with per-field messages.
 """
@@ -23,20 +24,34 @@ from marshmallow import (
 from papershelf.domain import identifiers, palette
 from papershelf.domain.anchoring import CONTEXT_CHARS, utf16_units
 from papershelf.domain.errors import Invalid
+from papershelf.domain.record import is_provisional_title
 
+# The limits of what a person writes or a page gives. The extension (lib/limits.js) and the
+# library page's inputs take theirs from these: tests/shared/limits.json holds the names both use.
 TITLE_MAX = 1000
 ABSTRACT_MAX = 20_000
 NOTE_MAX = 100_000
+COMMENT_MAX = NOTE_MAX  # a highlight's comment is a note on the highlight
 EXACT_MAX = 2000
 CONTEXT_MAX = CONTEXT_CHARS
 AUTHORS_MAX = 2000
+AUTHOR_LEN = 300
 TAGS_MAX = 100
 TAG_LEN = 100
 LOOKUP_MAX = 1000
-HIGHLIGHT_FIELDS = ("abstract", "title", "body")  # body: the full text of an arXiv HTML page
 SECTION_MAX = 300  # a body highlight's section: the heading it falls under
+CITATION_KEY_LEN = 100
+QUERY_MAX = 500  # a search's words
+USER_NAME_MAX = 100
+LIMITS = {
+    "title": TITLE_MAX, "abstract": ABSTRACT_MAX, "note": NOTE_MAX, "comment": COMMENT_MAX,
+    "exact": EXACT_MAX, "context": CONTEXT_MAX, "section": SECTION_MAX, "authors": AUTHORS_MAX,
+    "author": AUTHOR_LEN, "tags": TAGS_MAX, "tag": TAG_LEN, "citation_key": CITATION_KEY_LEN,
+    "lookup": LOOKUP_MAX, "query": QUERY_MAX, "user_name": USER_NAME_MAX,
+}
+HIGHLIGHT_FIELDS = ("abstract", "title", "body")  # body: the full text of an arXiv HTML page
 OFFSET_MAX = 5_000_000  # a paper's full text, in UTF-16 units
-CITATION_KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_:.\-+/]{0,99}$")
+CITATION_KEY = re.compile(rf"^[A-Za-z0-9][A-Za-z0-9_:.\-+/]{{0,{CITATION_KEY_LEN - 1}}}$")
 VENUE_MAX = 1000  # journal, booktitle, publisher
 NUMBER_MAX = 200  # volume, number, pages, edition
 EXTRA_FIELDS_MAX = 200
@@ -141,7 +156,7 @@ class PaperFieldsSchema(StrictSchema):
     doi = DoiField(300)
     url = UrlField(2000)
     title = fields.String(required=True, validate=validate.Length(min=1, max=TITLE_MAX))
-    authors = _str_list(AUTHORS_MAX, 300)
+    authors = _str_list(AUTHORS_MAX, AUTHOR_LEN)
     authors_more = fields.Integer(validate=validate.Range(min=0, max=100_000))
     abstract = _str(ABSTRACT_MAX)
     published = PublishedField(allow_none=True, metadata={
@@ -166,7 +181,7 @@ class PaperFieldsSchema(StrictSchema):
     pages = _str(NUMBER_MAX, allow_none=True)
     publisher = _str(VENUE_MAX, allow_none=True)
     edition = _str(NUMBER_MAX, allow_none=True)
-    editors = _str_list(AUTHORS_MAX, 300)
+    editors = _str_list(AUTHORS_MAX, AUTHOR_LEN)
     extra = fields.Dict(
         keys=fields.String(validate=validate.Regexp(
             EXTRA_FIELD_NAME, error="A field name: a letter, then up to 63 of A–Z a–z 0–9 _:.+-.")),
@@ -267,11 +282,19 @@ class PaperSaveSchema(PaperCreateSchema):
         if not data.get("title") and not data.get("arxiv_id"):
             raise ValidationError("A title is required (or an arXiv id).", field_name="title")
 
+    @post_load
+    def no_title_that_only_names_the_id(self, data, **kwargs):
+        """A title that is only the paper's id (``2603.01234``, as earlier extensions sent for a
+        page without one) is no title: it neither titles a new paper nor replaces a real one."""
+        if is_provisional_title(data.get("title"), data.get("arxiv_id")):
+            del data["title"]
+        return data
+
 
 class PaperPatchSchema(PaperFieldsSchema):
     groups = _group_ids("the groups the paper is shared to, all of them ([]: private)")
     citation_key = fields.String(validate=validate.Regexp(
-        CITATION_KEY, error="A citation key is 1–100 of A–Z a–z 0–9 and _:.-+/ ."))
+        CITATION_KEY, error=f"A citation key is 1–{CITATION_KEY_LEN} of A–Z a–z 0–9 and _:.-+/ ."))
 
 
 class NoteInSchema(StrictSchema):
@@ -302,7 +325,7 @@ class HighlightInSchema(StrictSchema):
     section = fields.String(load_default="", validate=validate.Length(max=SECTION_MAX), metadata={
         "description": "for a body highlight: the heading of the section it falls under"})
     color = fields.String(load_default=palette.DEFAULT, validate=validate.OneOf(palette.NAMES))
-    comment = fields.String(load_default="", validate=validate.Length(max=NOTE_MAX))
+    comment = fields.String(load_default="", validate=validate.Length(max=COMMENT_MAX))
     client_id = ClientId()
 
     @validates_schema
@@ -318,7 +341,7 @@ class HighlightInSchema(StrictSchema):
 
 class HighlightPatchSchema(StrictSchema):
     color = fields.String(validate=validate.OneOf(palette.NAMES))
-    comment = fields.String(validate=validate.Length(max=NOTE_MAX))
+    comment = fields.String(validate=validate.Length(max=COMMENT_MAX))
 
 
 def utf16_len(text: str) -> int:

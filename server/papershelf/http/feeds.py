@@ -6,7 +6,7 @@ from marshmallow import fields, pre_load, validate
 
 from papershelf.formats import EXPORT_FORMATS
 from papershelf.http import current_user, doc, json_body
-from papershelf.http.schemas import TAG_LEN, StrictSchema
+from papershelf.http.schemas import QUERY_MAX, TAG_LEN, StrictSchema
 from papershelf.services import feeds
 
 bp = Blueprint("api_feeds", __name__)
@@ -16,7 +16,7 @@ class FeedInSchema(StrictSchema):
     format = fields.String(load_default="bibtex", validate=validate.OneOf(list(EXPORT_FORMATS)))
     tag = fields.String(validate=validate.Length(max=TAG_LEN), allow_none=True)
     topic = fields.String(validate=validate.Length(max=TAG_LEN), allow_none=True)
-    q = fields.String(validate=validate.Length(max=500), allow_none=True)
+    q = fields.String(validate=validate.Length(max=QUERY_MAX), allow_none=True)
     group = fields.Integer(allow_none=True, validate=validate.Range(min=1, max=2**63 - 1),
                            metadata={"description": "a feed of this group's shelf"})
 

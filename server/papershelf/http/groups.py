@@ -7,7 +7,9 @@ from marshmallow import Schema, fields, pre_load, validate
 from papershelf.domain.record import HIGHLIGHT_RECORD, NOTE_RECORD
 from papershelf.http import current_user, doc, json_body, query_args
 from papershelf.http.schemas import (
+    QUERY_MAX,
     TAG_LEN,
+    USER_NAME_MAX,
     NoteSchema,
     PaperSchema,
     SharedHighlightSchema,
@@ -23,7 +25,7 @@ class GroupInSchema(StrictSchema):
 
 
 class MemberInSchema(StrictSchema):
-    user = fields.String(required=True, validate=validate.Length(min=1, max=100))
+    user = fields.String(required=True, validate=validate.Length(min=1, max=USER_NAME_MAX))
 
 
 class GroupSchema(Schema):
@@ -78,7 +80,7 @@ class ShelfSchema(Schema):
 
 
 class ShelfQuerySchema(StrictSchema):
-    q = fields.String(validate=validate.Length(max=500))
+    q = fields.String(validate=validate.Length(max=QUERY_MAX))
     tag = fields.String(validate=validate.Length(max=TAG_LEN),
                         metadata={"description": "any sharer's tag"})
     topic = fields.String(validate=validate.Length(max=TAG_LEN))

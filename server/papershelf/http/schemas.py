@@ -10,7 +10,9 @@ from papershelf.domain.record import HIGHLIGHT_RECORD, NOTE_RECORD
 from papershelf.domain.validation import (  # noqa: F401 - the request bodies, for the views
     LOOKUP_MAX,
     OFFSETS,
+    QUERY_MAX,
     TAG_LEN,
+    USER_NAME_MAX,
     HighlightInSchema,
     HighlightPatchSchema,
     NoteInSchema,
@@ -34,7 +36,7 @@ class LookupSchema(StrictSchema):
 
 
 class PaperQuerySchema(StrictSchema):
-    q = fields.String(validate=validate.Length(max=500))
+    q = fields.String(validate=validate.Length(max=QUERY_MAX))
     tag = fields.String(validate=validate.Length(max=TAG_LEN))
     topic = fields.String(validate=validate.Length(max=TAG_LEN))
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))

@@ -8,7 +8,7 @@ from marshmallow import ValidationError, fields, pre_load, validate
 from papershelf.formats import EXPORT_FORMATS, IMPORT_FORMATS
 from papershelf.http import current_user, doc, query_args
 from papershelf.http.errors import ValidationFailed
-from papershelf.http.schemas import TAG_LEN, StrictSchema
+from papershelf.http.schemas import QUERY_MAX, TAG_LEN, StrictSchema
 from papershelf.services import groups, transfer
 from papershelf.settings import enrichment_enabled
 
@@ -36,7 +36,7 @@ class ExportQuerySchema(StrictSchema):
     tag = fields.String(validate=validate.Length(max=TAG_LEN))
     topic = fields.String(validate=validate.Length(max=TAG_LEN))
     ids = _Ids(metadata={"description": "comma-separated paper ids"})
-    q = fields.String(validate=validate.Length(max=500))
+    q = fields.String(validate=validate.Length(max=QUERY_MAX))
     group = fields.Integer(validate=validate.Range(min=1, max=2**63 - 1),
                            metadata={"description": "export a group's shelf (with tag, topic, q)"})
     abstract = fields.Boolean(load_default=True, truthy={"1", "true", "yes", "on"},

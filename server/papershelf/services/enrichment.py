@@ -33,7 +33,7 @@ from urllib.parse import urlsplit
 
 from papershelf import arxiv_api
 from papershelf.domain.identifiers import is_arxiv_doi
-from papershelf.domain.record import provisional_title
+from papershelf.domain.record import is_provisional_title
 from papershelf.services import citekeys, search
 from papershelf.settings import default, enrichment_enabled
 from papershelf.store import locks
@@ -247,7 +247,7 @@ def merge_metadata(paper: Paper, meta: arxiv_api.ArxivPaper) -> list[str]:
         page = paper.abstract or ""
         if not page.strip() or (_looks_cut(page) and len(meta.summary) > len(page)):
             put("abstract", meta.summary)
-    provisional = paper.title == provisional_title(paper.arxiv_id)  # saved from its id alone
+    provisional = is_provisional_title(paper.title, paper.arxiv_id)  # saved from its id alone
     if meta.title and "title" not in edited and (provisional or _looks_cut(paper.title or "")):
         put("title", meta.title)
     return supplied

@@ -1,4 +1,9 @@
-"""Which of a page's papers the user saved: one call marks a whole page."""
+"""Which of a page's papers the user saved: one call marks a whole page.
+
+A paper is answered under the key the page asked with as well as under its normalized form
+(``domain.identifiers``: the arXiv id without version, the canonical URL), so that a page that
+keys a paper by ``…/p?utm_source=x#s`` or ``arXiv:2603.01234v2`` finds it under that key.
+"""
 
 import json
 
@@ -9,24 +14,40 @@ from papershelf.store import records
 from papershelf.store.models import User
 
 
-def saved_papers_on_page(user: User, arxiv_ids: list[str], urls: list[str]) -> dict:
-    """Which of a page's papers are saved, with their tags, notes and highlights."""
-    wanted_ids, wanted_urls, invalid = {}, {}, []
+def _asked(arxiv_ids: list[str], urls: list[str]) -> tuple[dict, dict, list]:
+    """The page's keys by their normalized form: ``({id: [asked…]}, {url: [asked…]}, invalid)``.
+    An arXiv address among the URLs stands for its id."""
+    ids: dict[str, list[str]] = {}
+    found_urls: dict[str, list[str]] = {}
+    invalid = []
     for raw in arxiv_ids:
         norm = identifiers.try_arxiv_id(raw)
         if norm is None:
             invalid.append(raw)
         else:
-            wanted_ids[norm] = True
+            ids.setdefault(norm, []).append(raw)
     for raw in urls:
         norm = identifiers.try_arxiv_id(raw)
         if norm is not None:
-            wanted_ids[norm] = True
+            ids.setdefault(norm, []).append(raw)
             continue
         try:
-            wanted_urls[identifiers.normalize_url(raw)] = True
+            found_urls.setdefault(identifiers.normalize_url(raw), []).append(raw)
         except ValueError:
             invalid.append(raw)
+    return ids, found_urls, invalid
+
+
+def _answer_keys(asked: dict, norm: str | None) -> list[str]:
+    """The keys a paper known by ``norm`` is answered under: ``norm`` and each key that asked."""
+    if not norm or norm not in asked:
+        return []
+    return [norm] + [raw for raw in asked[norm] if raw != norm]
+
+
+def saved_papers_on_page(user: User, arxiv_ids: list[str], urls: list[str]) -> dict:
+    """Which of a page's papers are saved, with their tags, notes and highlights."""
+    wanted_ids, wanted_urls, invalid = _asked(arxiv_ids, urls)
     if not wanted_ids and not wanted_urls:
         return {"papers": {}, "invalid": invalid, "shared": {}}
     # Hot path (a page load): plain SQL, no model objects.
@@ -45,11 +66,9 @@ def saved_papers_on_page(user: User, arxiv_ids: list[str], urls: list[str]) -> d
         if state == "done":  # what arXiv completed; the page has its own list until then
             entry.update(authors=json.loads(authors) if authors else [], authors_more=more,
                          primary_category=category)
-        if arxiv_id and arxiv_id in wanted_ids:
-            out[arxiv_id] = entry
-        for u in (url, source_url):
-            if u and u in wanted_urls:
-                out[u] = entry
+        for answer in (_answer_keys(wanted_ids, arxiv_id) + _answer_keys(wanted_urls, url)
+                       + _answer_keys(wanted_urls, source_url)):
+            out[answer] = entry
     return {"papers": out, "invalid": invalid,
             "shared": shared_on_page(user, wanted_ids, wanted_urls)}
 
@@ -65,9 +84,8 @@ def shared_on_page(user: User, wanted_ids: dict, wanted_urls: dict) -> dict:
             groups_ = json.loads(groups_)
         entry = {"user": name, "paper_id": pid, "groups": groups_, "notes": notes,
                  "highlights": [{**h, "user": name} for h in highlights or []]}
-        keys = [arxiv_id] if arxiv_id and arxiv_id in wanted_ids else []
-        keys += [url] if url and url in wanted_urls and url not in keys else []
+        keys = _answer_keys(wanted_ids, arxiv_id)
+        keys += [k for k in _answer_keys(wanted_urls, url) if k not in keys]
         for key in keys:
             out.setdefault(key, []).append(entry)
     return out
-

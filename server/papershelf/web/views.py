@@ -19,9 +19,10 @@ from flask import (
 )
 from marshmallow import ValidationError
 
-from papershelf.domain import identifiers, palette
+from papershelf.domain import identifiers, palette, validation
 from papershelf.domain.errors import Invalid, NotFound
 from papershelf.formats import FORMATS
+from papershelf.http import unstorable
 from papershelf.http.errors import RateLimited
 from papershelf.http.schemas import PaperQuerySchema
 from papershelf.http.security import check_same_origin, refuse_wrong_token, session_user
@@ -64,6 +65,20 @@ def error_page(status: int, message: str):
     return _page_headers(current_app.response_class(html, status=status, mimetype="text/html"))
 
 
+@bp.before_request
+def _refuse_unstorable_parameters():
+    """A parameter no store can hold or search for (a NUL character, a lone surrogate) is refused
+    with a page before it reaches a query, on every path of the page, as the API refuses it."""
+    sent = (request.args, request.form) if request.method == "POST" else (request.args,)
+    for params in sent:
+        for key in params:
+            if unstorable(key) or any(unstorable(v) for v in params.getlist(key)):
+                which = "one of its parameters" if unstorable(key) else f"its “{key}”"
+                return error_page(422, f"The address holds a character papershelf cannot search "
+                                       f"for or keep (a NUL or an unpaired surrogate) in {which}.")
+    return None
+
+
 @bp.record_once
 def _register_error_page(state):
     state.app.extensions["papershelf_error_page"] = error_page
@@ -74,9 +89,14 @@ def _marked(text, terms):
     return render.mark_terms(text, terms)
 
 
+# What the page's inputs take: the limits the server checks (never a number of their own).
+LIMITS = {**validation.LIMITS, "group_name": groups.NAME_MAX, "token_name": auth.TOKEN_NAME_MAX}
+
+
 @bp.app_context_processor
 def _page_context():
-    return {"colors": palette.NAMES, "undo_seconds": current_app.config["LIBRARY_UNDO_SECONDS"]}
+    return {"colors": palette.NAMES, "undo_seconds": current_app.config["LIBRARY_UNDO_SECONDS"],
+            "limits": LIMITS}
 
 
 @bp.get("/palette.css")
@@ -292,7 +312,7 @@ def _full_text_sections(rec: dict, highlights: list[dict]) -> list[dict]:
     section they fall under: [{"section", "highlights": [{…, "link"}]}]. Each links to the HTML
     page at that highlight (the extension scrolls to ``#papershelf-highlight=<id>``)."""
     sections: list[dict] = []
-    base = f"https://arxiv.org/html/{rec['arxiv_id']}" if rec.get("arxiv_id") else None
+    base = identifiers.arxiv_html_url(rec["arxiv_id"]) if rec.get("arxiv_id") else None
     for h in sorted(highlights, key=lambda h: (h["start"], h["id"])):
         if not sections or sections[-1]["section"] != h.get("section", ""):
             sections.append({"section": h.get("section", ""), "highlights": []})

@@ -2,6 +2,10 @@
 // that can be undone, highlighting a selection, and keyboard shortcuts.
 // User text only ever enters the DOM as textContent; the HTML swapped in by refresh() is the
 // server's own rendering of this page (escaped by Jinja, notes sanitized by nh3).
+// A new highlight is described as the extension describes one: anchoring.js here is the
+// extension's own lib/anchoring.js (a link in the package; the wheel carries the file).
+
+import { describeRange } from "./anchoring.js";
 
 const PENDING_KEY = "papershelf.pendingDeletes";
 const body = document.body;
@@ -243,21 +247,6 @@ function forget(url) {
 
 // ---- highlighting a selection in the abstract ----------------------------------------------
 
-// Context kept on each side of a new highlight, in UTF-16 units: papershelf.domain.anchoring's
-// CONTEXT_CHARS and the extension's (tests/domain/test_anchoring.py checks they are equal).
-const CONTEXT_CHARS = 64;
-
-/** The text before and after [start, end): at most CONTEXT_CHARS units each, never half of a
- * surrogate pair (the server refuses lone surrogates). */
-function contextAround(text, start, end) {
-  const isLow = (i) => /[\uDC00-\uDFFF]/.test(text[i] ?? "");
-  let from = Math.max(0, start - CONTEXT_CHARS);
-  if (from > 0 && isLow(from)) from += 1;
-  let to = Math.min(text.length, end + CONTEXT_CHARS);
-  if (to < text.length && isLow(to)) to -= 1;
-  return { prefix: text.slice(from, start), suffix: text.slice(end, to) };
-}
-
 const selectionState = {
   quote: null,
   reset() {
@@ -284,14 +273,10 @@ function captureSelection() {
   const text = abstract.textContent;
   const start = before.toString().length + (raw.length - raw.trimStart().length);
   const end = start + exact.length; // JavaScript lengths are UTF-16 code units, as the API wants
-  if (text.slice(start, end) !== exact || exact.length > 2000) return;
-  selectionState.quote = {
-    field: "abstract",
-    exact,
-    start,
-    end,
-    ...contextAround(text, start, end),
-  };
+  const form = document.getElementById("highlight-form");
+  if (text.slice(start, end) !== exact || exact.length > Number(form.dataset.exactMax)) return;
+  // The quote, its context (the server's CONTEXT_CHARS on each side) and its offsets.
+  selectionState.quote = { field: "abstract", ...describeRange(text, start, end) };
   document.getElementById("hl-button").disabled = false;
   const shown = exact.length > 60 ? exact.slice(0, 57) + "…" : exact;
   document.getElementById("hl-hint").textContent = `Selected: “${shown}”`;
