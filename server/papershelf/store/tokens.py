@@ -3,7 +3,7 @@ use, at most once a minute per token (not a write per request)."""
 
 from datetime import timedelta
 
-from papershelf.store.db import db, write_transaction
+from papershelf.store.db import db, write
 from papershelf.store.models import utcnow
 
 # How stale a token's last_used_at may get before a request writes it again.
@@ -29,8 +29,9 @@ def note_use(token_id: int, last_used_at) -> None:
     if last_used_at is not None and now - last_used_at < LAST_USED_RESOLUTION:
         return
     p = db.param
-    with write_transaction():
-        db.execute_sql(f"UPDATE api_token SET last_used_at = {p} WHERE id = {p}", (now, token_id))
+    write(lambda: db.execute_sql(f"UPDATE api_token SET last_used_at = {p} WHERE id = {p}",
+                                 (now, token_id)))
+
 
 
 def _parse(text: str):
