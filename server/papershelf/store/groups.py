@@ -23,11 +23,6 @@ def group_of_member(group_id: int, user_id: int) -> Group | None:
             .where((Group.id == group_id) & (GroupMember.user == user_id)).first())
 
 
-def member_ids(group_id: int) -> list[int]:
-    return [m.user_id for m in GroupMember.select(GroupMember.user)
-            .where(GroupMember.group == group_id)]
-
-
 def member_names(group_ids: list[int]) -> dict[int, list[str]]:
     """Each group's members' names, in the order they joined."""
     out = defaultdict(list)
