@@ -1,4 +1,4 @@
-"""Citation keys of a user's papers (product §6).
+"""Citation keys of a user's papers: made, settled, fixed, re-keyed.
 
 A key is made by the user's key formula (``formats.citekey``; ``None``: the default). It is
 *provisional* while its paper lacks a first author or a year or waits for arXiv, and follows the

@@ -196,11 +196,11 @@ def _decode_cursor(cursor: str, group_id: int) -> tuple:
     return at, share_id
 
 
-def _matching(q=None, tag=None, topic=None) -> tuple[str, list] | None:
-    """The filters as a subquery of paper ids (SQL, parameters), or None: no filter."""
+def _matching(q=None, tag=None, topic=None):
+    """The filters as a query of paper ids, or None: no filter."""
     if not (search.terms(q) or tag or topic):
         return None
-    return listing.narrowed(Paper.select(Paper.id), q=q, tag=tag, topic=topic).sql()
+    return listing.narrowed(Paper.select(Paper.id), q=q, tag=tag, topic=topic)
 
 
 def _page_entries(rows: list[tuple]) -> list[dict]:

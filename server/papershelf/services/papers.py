@@ -1,5 +1,6 @@
-"""Papers: save (idempotent, merging), read, edit, delete, list and search, page lookup, tags."""
-
+"""Papers: save from a page (idempotent, merging into the saved paper it is), find the same
+work (for imports), read one, edit, delete, and set its tags. Listing and search are
+``listing``'s; a page's lookup is ``page_lookup``'s."""
 
 from peewee import IntegrityError
 
