@@ -115,20 +115,23 @@ def let_other_writers_in() -> None:
 TRANSIENT_SQLSTATES = {"40P01", "40001"}
 
 
+def _driver_error(error: Exception):
+    """The driver's exception a peewee error wraps (peewee 4 keeps it as ``orig``)."""
+    return getattr(error, "orig", None)
+
+
 def is_transient(error: Exception) -> bool:
     """``error`` (a peewee error) is a deadlock or serialization failure worth a retry."""
-    original = error.args[0] if error.args else None
-    return getattr(original, "sqlstate", None) in TRANSIENT_SQLSTATES
+    return getattr(_driver_error(error), "sqlstate", None) in TRANSIENT_SQLSTATES
 
 
 def violated_index(error: Exception) -> str:
     """The unique index or constraint an IntegrityError names ("" when the driver says none):
     PostgreSQL's diagnostics, or SQLite's message (its column list)."""
-    original = error.args[0] if error.args else None
-    diag = getattr(original, "diag", None)
+    diag = getattr(_driver_error(error), "diag", None)
     if diag is not None:
         return diag.constraint_name or ""
-    return str(original or error)
+    return str(error)
 
 
 def bind(database) -> None:
