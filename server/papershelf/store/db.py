@@ -160,9 +160,9 @@ def write(fn, *, retry_unique: bool = False):
     - PostgreSQL: in this thread, run again (up to ``WRITE_ATTEMPTS`` times) when PostgreSQL
       aborted it for a deadlock or a serialization failure (``is_transient``) and, with
       ``retry_unique``, when a unique index refused an insert that another transaction made
-      first (run again, ``fn`` finds that row). A deadlock aborts the whole transaction's lock
-      waits, so only the outermost ``write`` retries one; a nested one retries a unique race
-      alone, in its savepoint.
+      first (run again, ``fn`` finds that row). A deadlock's cycle may run through locks the
+      enclosing transaction took, which only its rollback lets go: only the outermost
+      ``write`` retries one; a nested one retries a unique race alone, in its savepoint.
 
     ``fn`` may run more than once: it reads what it writes from the store each time and
     changes nothing outside the store that a second run would count twice.
@@ -200,7 +200,8 @@ def _run_retrying(fn, retry_unique: bool, nested: bool):
 # handler, which sleeps in steps of up to 100 ms: under 16 concurrent clients most of the time
 # went to sleeping. Writers of this process queue for one writer thread instead and are woken
 # at once; other processes (a CLI import beside the server) still meet BEGIN IMMEDIATE +
-# busy_timeout.
+# busy_timeout. The writer holds this lock around each batch, so that a transaction this
+# process opens in another thread (``write_transaction``) waits here, not in the busy handler.
 _sqlite_writer = threading.RLock()
 
 
