@@ -152,7 +152,7 @@ def populate(data_dir, db_url, n):
     with bob, who shared every fifth of the same papers."""
     from papershelf.app import create_app
     from papershelf.services import annotations, auth, groups, papers
-    from papershelf.store.db import write_transaction
+    from papershelf.store.db import write
     from papershelf.store.models import User
 
     app = create_app({"DATA_DIR": data_dir, "DATABASE_URL": db_url, "ARXIV_API": "off"})
@@ -162,7 +162,8 @@ def populate(data_dir, db_url, n):
         lab = groups.create_group(bob, "Lab")["id"]
         groups.add_member(bob, lab, "me")
         highlight = {"exact": "agents", "start": 0, "end": 6, "color": "blue"}
-        with write_transaction():
+
+        def load():
             for i in range(n):
                 p, _ = papers.save_paper(user, paper(10_000_000 + i))
                 if i % 3 == 0:
@@ -172,6 +173,8 @@ def populate(data_dir, db_url, n):
                     if i % 3 == 0:
                         annotations.add("note", bob, theirs.id, {"body": f"bob's note {i}"})
                         annotations.add("highlight", bob, theirs.id, highlight)
+
+        write(load)
         if not db_url.startswith("sqlite"):
             # A store that grew to this size has been analyzed by autovacuum many times over;
             # a bulk load that took seconds has not been yet.

@@ -41,7 +41,7 @@ def run(store: str, n: int, repeat: int) -> None:
     from papershelf.app import create_app, tune_gc
     from papershelf.cli.common import first_start
     from papershelf.services import annotations, papers
-    from papershelf.store.db import write_transaction
+    from papershelf.store.db import write
     from papershelf.store.models import User
 
     data = tempfile.mkdtemp(prefix="papershelf-bench-feeds-")
@@ -59,11 +59,14 @@ def run(store: str, n: int, repeat: int) -> None:
         t = time.perf_counter()
         with app.extensions["papershelf_db"].connection_context():
             user = User.get(User.name == "me")
-            with write_transaction():
+
+            def load():
                 for i in range(n):
                     p, _ = papers.save_paper(user, paper(i))
                     for k in range(3):  # 30,000 notes for 10,000 papers
                         annotations.add("note", user, p.id, {"body": f"note {k} on {WORDS[i % 19]}"})
+
+            write(load)
             if store == "postgresql":
                 app.extensions["papershelf_db"].execute_sql("ANALYZE")
         print(f"[{store}] {n} papers with {3 * n} notes loaded in {time.perf_counter() - t:.1f} s")

@@ -72,7 +72,7 @@ def prepare(db_url: str, data_dir: str, n_papers: int) -> tuple[dict, int]:
     """The users, their tokens, the group and each user's papers (a fifth shared)."""
     from papershelf.app import create_app
     from papershelf.services import auth, groups, papers
-    from papershelf.store.db import write_transaction
+    from papershelf.store.db import write
 
     app = create_app({"DATA_DIR": data_dir, "DATABASE_URL": db_url, "ARXIV_API": "off"})
     tokens = {}
@@ -82,11 +82,14 @@ def prepare(db_url: str, data_dir: str, n_papers: int) -> tuple[dict, int]:
         lab = groups.create_group(users[USERS[0]], "Lab")["id"]
         for name in USERS[1:]:
             groups.add_member(users[USERS[0]], lab, name)
-        with write_transaction():
+
+        def load():
             for k, name in enumerate(USERS):
                 for i in range(n_papers):
                     n = (i * 3 + k * 7) % (n_papers * 2)  # users' libraries overlap
                     papers.save_paper(users[name], paper(n, lab if i % 5 == 0 else None))
+
+        write(load)
         app.extensions["papershelf_db"].execute_sql("ANALYZE")
     app.extensions["papershelf_db"].close_all()
     return tokens, lab

@@ -1,4 +1,9 @@
-"""The store: schema versions and migrations, SQLite settings."""
+"""The store: schema versions and migrations, SQLite settings, and what only the store writes
+(SQL and dialect branches)."""
+
+import ast
+import re
+from pathlib import Path
 
 import pytest
 
@@ -121,3 +126,63 @@ def test_a_version_8_store_gains_the_shelf_index_and_the_migration_runs_twice(ma
         assert _has_index(models.TAG_NAME_INDEX)
     items = again.test_client().get("/api/papers?tag=rl", headers=headers).json["items"]
     assert [p["title"] for p in items] == ["Kept"]
+
+
+SERVICES = Path(__file__).resolve().parents[1] / "server" / "papershelf" / "services"
+# What only the store may use: its raw-SQL entry points and its dialect checks.
+STORE_ONLY_NAMES = {"execute_sql", "is_postgres", "is_sqlite", "SQL", "NodeList", "param",
+                    "sql", "for_update"}
+SQL_TEXT = re.compile(r"\b(SELECT\b.*\bFROM|INSERT\s+INTO|UPDATE\b.*\bSET|DELETE\s+FROM)\b",
+                      re.IGNORECASE | re.DOTALL)
+
+
+def _docstrings(tree) -> set[int]:
+    return {id(node.body[0].value) for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef)
+            and node.body and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)}
+
+
+def _store_only_uses(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docs = _docstrings(tree)
+    found = []
+    for node in ast.walk(tree):
+        name = (node.attr if isinstance(node, ast.Attribute)
+                else node.id if isinstance(node, ast.Name)
+                else None)
+        if isinstance(node, ast.ImportFrom):
+            found += [f"imports {a.name}" for a in node.names if a.name in STORE_ONLY_NAMES]
+            if node.module in ("sqlite3", "psycopg"):
+                found.append(f"imports {node.module}")
+        elif isinstance(node, ast.Import):
+            found += [f"imports {a.name}" for a in node.names if a.name in ("sqlite3", "psycopg")]
+        elif name in STORE_ONLY_NAMES:
+            found.append(f"line {node.lineno}: {name}")
+        elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
+              and id(node) not in docs and SQL_TEXT.search(node.value)):
+            found.append(f"line {node.lineno}: SQL text {node.value[:40]!r}")
+    return found
+
+
+@pytest.mark.parametrize("path", sorted(SERVICES.glob("*.py")), ids=lambda p: p.name)
+def test_services_write_no_sql_and_no_dialect_branch(path):
+    """The store's map: raw SQL and every dialect branch live in ``store/``; the services build
+    plain row reads and writes with the models' query builder."""
+    assert _store_only_uses(path) == []
+
+
+def test_the_sql_check_finds_sql_and_dialect_branches(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text(
+        '"""A module that does the store\'s work (SELECT id FROM paper, in a docstring)."""\n'
+        "from papershelf.store.db import db, is_postgres\n"
+        "def f():\n"
+        "    if is_postgres():\n"
+        "        db.execute_sql(\"SELECT id FROM paper WHERE user_id = %s\", (1,))\n"
+        "    return q.sql()\n", encoding="utf-8")
+    found = _store_only_uses(bad)
+    assert "imports is_postgres" in found
+    assert any("execute_sql" in f for f in found) and any(": sql" in f for f in found)
+    assert any("SQL text" in f for f in found)
+    assert not any("docstring" in f for f in found)

@@ -30,6 +30,10 @@ CODES = {
 
 
 class APIError(Exception):
+    """An error the HTTP layer raises itself (the domain's errors are mapped below); each kind
+    is a subclass with its status, its code (the status's, from ``CODES``) and a default
+    message."""
+
     status = 400
     code = "bad_request"
     message = "bad request"
@@ -40,19 +44,37 @@ class APIError(Exception):
         self.fields = fields
         self.headers = headers or {}
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.code = CODES[cls.status]
 
-def _error(status: int, message: str):
-    return type(CODES[status].title().replace("_", ""), (APIError,),
-                {"status": status, "code": CODES[status], "message": message})
+
+class BadRequest(APIError):
+    status, message = 400, "the request body is not valid JSON"
 
 
-BadRequest = _error(400, "the request body is not valid JSON")
-Unauthorized = _error(401, "a valid API token is required")
-Forbidden = _error(403, "forbidden")
-PayloadTooLarge = _error(413, "the request body is too large")
-UnsupportedMediaType = _error(415, "the request body must be JSON (Content-Type: application/json)")
-ValidationFailed = _error(422, "the request has invalid fields")
-RateLimited = _error(429, "too many requests; try again later")
+class Unauthorized(APIError):
+    status, message = 401, "a valid API token is required"
+
+
+class Forbidden(APIError):
+    status, message = 403, "forbidden"
+
+
+class PayloadTooLarge(APIError):
+    status, message = 413, "the request body is too large"
+
+
+class UnsupportedMediaType(APIError):
+    status, message = 415, "the request body must be JSON (Content-Type: application/json)"
+
+
+class ValidationFailed(APIError):
+    status, message = 422, "the request has invalid fields"
+
+
+class RateLimited(APIError):
+    status, message = 429, "too many requests; try again later"
 
 
 def error_body(status: int, code: str, message: str, fields: dict | None = None):

@@ -8,7 +8,7 @@ document and ``updated_at``. ``kind`` is ``"note"`` or ``"highlight"``.
 
 from papershelf.domain.errors import NotFound
 from papershelf.services.papers import get_paper, touch
-from papershelf.store.db import write_transaction
+from papershelf.store.db import write
 from papershelf.store.models import Highlight, Note, User, utcnow
 from papershelf.store.records import highlight_record, note_record
 
@@ -28,32 +28,41 @@ def get(kind: str, user: User, row_id: int):
 def add(kind: str, user: User, paper_id: int, data: dict) -> tuple[dict, bool]:
     """(record, created) for ``data`` as ``domain.validation`` loads a note or a highlight."""
     model = MODELS[kind]
-    with write_transaction():
+
+    def create():
         paper = get_paper(user, paper_id)
         if data.get("client_id"):
             existing = model.get_or_none((model.user == user)
                                          & (model.client_id == data["client_id"]))
             if existing is not None:
-                return RECORDS[kind](existing), False
+                return existing, False
         row = model.create(user=user, paper=paper, **data)
         touch(paper)
-    return RECORDS[kind](row), True
+        return row, True
+
+    # Two tries with one client_id at once (PostgreSQL): the loser finds the winner's row.
+    row, created = write(create, retry_unique=True)
+    return RECORDS[kind](row), created
 
 
 def update(kind: str, user: User, row_id: int, data: dict) -> dict:
-    with write_transaction():
+    def change():
         row = get(kind, user, row_id)
         for key, value in data.items():
             setattr(row, key, value)
         row.updated_at = utcnow()
         row.save()
         touch(row.paper)
-    return RECORDS[kind](row)
+        return row
+
+    return RECORDS[kind](write(change))
 
 
 def delete(kind: str, user: User, row_id: int) -> None:
-    with write_transaction():
+    def remove():
         row = get(kind, user, row_id)
         paper = row.paper
         row.delete_instance()
         touch(paper)
+
+    write(remove)

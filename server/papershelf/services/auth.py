@@ -4,12 +4,10 @@ import hashlib
 import secrets
 from datetime import timedelta
 
-from peewee import IntegrityError
-
 from papershelf.domain.errors import Invalid, NotFound
 from papershelf.services import sessions
 from papershelf.store import tokens
-from papershelf.store.db import write_transaction
+from papershelf.store.db import write
 from papershelf.store.models import ApiToken, User, utcnow
 
 TOKEN_PREFIX = "ps_"
@@ -24,22 +22,16 @@ def find_user(name: str) -> User | None:
 
 
 def get_or_create_user(name: str) -> User:
-    with write_transaction():
-        user = User.get_or_none(User.name == name)
-        if user is None:
-            try:
-                with write_transaction():
-                    user = User.create(name=name)
-            except IntegrityError:
-                user = User.get(User.name == name)
-    return user
+    # Two first commands at once (PostgreSQL): the loser's insert is refused and it finds the
+    # winner's user.
+    return write(lambda: User.get_or_none(User.name == name) or User.create(name=name),
+                 retry_unique=True)
 
 
 def create_token(user: User, label: str = "") -> str:
     """A new token for ``user``; the caller shows it once."""
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
-    with write_transaction():
-        ApiToken.create(user=user, token_hash=hash_token(token), label=label)
+    write(lambda: ApiToken.create(user=user, token_hash=hash_token(token), label=label))
     return token
 
 
@@ -63,7 +55,9 @@ def store_is_empty() -> bool:
 
 
 def touch_token(token: str) -> None:
-    ApiToken.update(last_used_at=utcnow()).where(ApiToken.token_hash == hash_token(token)).execute()
+    token_hash = hash_token(token)
+    write(lambda: ApiToken.update(last_used_at=utcnow())
+          .where(ApiToken.token_hash == token_hash).execute())
 
 
 def list_tokens(user: User) -> list[ApiToken]:
@@ -92,9 +86,7 @@ def revoke_token(user: User, which: str) -> list[ApiToken]:
         ids = ", ".join(str(t.id) for t in chosen)
         raise TokenNotFound(f"{len(chosen)} tokens of {user.name} are labelled {which!r} "
                             f"(ids {ids}): revoke one by its id")
-    with write_transaction():
-        ApiToken.update(revoked=True).where(ApiToken.id == chosen[0].id).execute()
-        sessions.end_sessions_of_token(chosen[0].id)
+    write(lambda: _revoke(chosen[0].id))
     chosen[0].revoked = True
     return chosen
 
@@ -131,19 +123,26 @@ def create_named_token(user: User, name: str = "",
     secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
     now = utcnow()
     expires = None if expires_in_days is None else now + timedelta(days=expires_in_days)
-    with write_transaction():
-        row = ApiToken.create(user=user, token_hash=hash_token(secret), label=name,
-                              created_at=now, expires_at=expires)
+    row = write(lambda: ApiToken.create(user=user, token_hash=hash_token(secret), label=name,
+                                        created_at=now, expires_at=expires))
     return row, secret
 
 
 def revoke_token_id(user: User, token_id: int) -> ApiToken:
     """Revoke the user's token ``token_id`` (another user's is not found); its sessions end."""
-    with write_transaction():
+    def revoke():
         row = ApiToken.get_or_none((ApiToken.id == token_id) & (ApiToken.user == user))
         if row is None:
             raise TokenNotFound("no such token")
-        ApiToken.update(revoked=True).where(ApiToken.id == row.id).execute()
-        sessions.end_sessions_of_token(row.id)
+        _revoke(row.id)
+        return row
+
+    row = write(revoke)
     row.revoked = True
     return row
+
+
+def _revoke(token_id: int) -> None:
+    """Inside a write: the token is revoked, and the library-page sessions it signed in end."""
+    ApiToken.update(revoked=True).where(ApiToken.id == token_id).execute()
+    sessions.end_sessions_of_token(token_id)

@@ -1,4 +1,4 @@
-"""Citation keys of a user's papers (product §6).
+"""Citation keys of a user's papers: made, settled, fixed, re-keyed.
 
 A key is made by the user's key formula (``formats.citekey``; ``None``: the default). It is
 *provisional* while its paper lacks a first author or a year or waits for arXiv, and follows the
@@ -24,7 +24,7 @@ from papershelf.formats.citekey import (
     parse_formula,
 )
 from papershelf.store import papers as queries
-from papershelf.store.db import write_transaction
+from papershelf.store.db import write
 from papershelf.store.models import Paper, User, utcnow
 
 
@@ -110,9 +110,12 @@ def fix_exported(user: User, paper_ids: list[int]) -> None:
         return
     exported = set(paper_ids)
     loose = [pid for pid in loose if pid in exported]
-    with write_transaction():
+
+    def fix():
         for i in range(0, len(loose), 500):
             Paper.update(citation_key_fixed=True).where(Paper.id.in_(loose[i:i + 500])).execute()
+
+    write(fix)
 
 
 def formula_of(user: User) -> str | None:
@@ -130,12 +133,15 @@ def set_formula(user: User, formula: str | None) -> str | None:
         formula = formula.strip()
     else:
         formula = None
-    with write_transaction():
+
+    def keep():
         User.update(citekey_format=formula).where(User.id == user.id).execute()
         for paper in Paper.select().where((Paper.user == user)
                                           & (Paper.citation_key_fixed == False)):  # noqa: E712
             if settle(paper, formula):
                 paper.save()
+
+    write(keep)
     return formula
 
 
@@ -143,9 +149,10 @@ def rekey(user: User) -> int:
     """Give every paper that is not pinned the key the current formula makes; answers how many
     keys changed."""
     formula = formula_of(user)
-    changed = 0
-    with write_transaction():
+
+    def rewrite() -> int:
         queries.lock_user(user.id)
+        changed = 0
         for paper in Paper.select().where((Paper.user == user)
                                           & (Paper.citation_key_pinned == False)):  # noqa: E712
             was_fixed = paper.citation_key_fixed
@@ -154,7 +161,9 @@ def rekey(user: User) -> int:
                 paper.save()
             elif paper.citation_key_fixed != was_fixed:
                 paper.save()
-    return changed
+        return changed
+
+    return write(rewrite)
 
 
 def settings_record(user: User) -> dict:

@@ -37,7 +37,7 @@ from papershelf.domain.record import is_provisional_title
 from papershelf.services import citekeys, search
 from papershelf.settings import default, enrichment_enabled
 from papershelf.store import locks
-from papershelf.store.db import let_other_writers_in, skip_locked, write_transaction
+from papershelf.store.db import let_other_writers_in, skip_locked, write
 from papershelf.store.models import Paper, User, utcnow
 
 log = logging.getLogger(__name__)
@@ -152,7 +152,8 @@ def pending_count() -> int:
 def claim(lease: float, limit: int = BATCH_SIZE) -> list[tuple[int, str]]:
     """Lease up to ``limit`` due papers: ``[(paper id, arXiv id)]``, oldest due first."""
     now = utcnow()
-    with write_transaction():
+
+    def lease_due() -> list[tuple[int, str]]:
         query = (Paper.select(Paper.id, Paper.arxiv_id).where(_due(now))
                  .order_by(Paper.enrichment_due, Paper.id).limit(limit))
         rows = [(p.id, p.arxiv_id) for p in skip_locked(query)]
@@ -164,7 +165,9 @@ def claim(lease: float, limit: int = BATCH_SIZE) -> list[tuple[int, str]]:
         if rows:
             (Paper.update(enrichment_due=now + timedelta(seconds=lease))
              .where(Paper.id.in_([r[0] for r in rows])).execute())
-    return rows
+        return rows
+
+    return write(lease_due)
 
 
 def queued_fields(now=None) -> dict:
@@ -182,15 +185,14 @@ def mark_queued(paper: Paper, now=None) -> None:
 
 def queue(paper: Paper) -> Paper:
     """Ask for ``paper`` to be completed (again) as soon as possible."""
-    with write_transaction():
-        Paper.update(**queued_fields()).where(Paper.id == paper.id).execute()
+    write(lambda: Paper.update(**queued_fields()).where(Paper.id == paper.id).execute())
     return Paper.get_by_id(paper.id)
 
 
 def queue_all() -> int:
     """Queue every paper with an arXiv id (of every user); answers how many."""
-    with write_transaction():
-        return Paper.update(**queued_fields()).where(Paper.arxiv_id.is_null(False)).execute()
+    return write(lambda: Paper.update(**queued_fields())
+                 .where(Paper.arxiv_id.is_null(False)).execute())
 
 
 # ---- applying an answer ----------------------------------------------------------------------
@@ -263,6 +265,13 @@ class BatchResult:
     called: bool = False
     error: str | None = None
     failures: list[tuple[int, str]] = field(default_factory=list)
+
+    def count(self, applied: BatchResult) -> None:
+        """Add what one committed write of the answer did."""
+        self.done += applied.done
+        self.failed += applied.failed
+        self.retrying += applied.retrying
+        self.failures += applied.failures
 
 
 def _fail(paper: Paper, reason: str, now, result: BatchResult) -> None:
@@ -344,12 +353,14 @@ def _apply(claimed: list[tuple[int, str]], outcome, cfg: dict, result: BatchResu
         if start:
             let_other_writers_in()
         chunk = dict(claimed[start:start + APPLY_CHUNK])
-        with write_transaction():
+
+        def apply_chunk(chunk=chunk) -> BatchResult:
+            counts = BatchResult()  # this run's own: a run retried after a deadlock counts once
             for paper in Paper.select().where(Paper.id.in_(list(chunk))).order_by(Paper.id):
                 if paper.enrichment != "pending":
                     continue
                 before = {name: getattr(paper, name) for name in TEXT_FIELDS}
-                _apply_to(paper, chunk[paper.id], outcome, cfg, utcnow(), result)
+                _apply_to(paper, chunk[paper.id], outcome, cfg, utcnow(), counts)
                 if paper.enrichment != "pending":  # arXiv answered: a provisional key settles
                     if paper.user_id not in formulas:
                         formulas[paper.user_id] = User.get_by_id(paper.user_id).citekey_format
@@ -357,6 +368,9 @@ def _apply(claimed: list[tuple[int, str]], outcome, cfg: dict, result: BatchResu
                 paper.save()
                 if any(getattr(paper, name) != value for name, value in before.items()):
                     search.reindex(paper)
+            return counts
+
+        result.count(write(apply_chunk))
 
 
 def run_batch(cfg: dict, cancel: threading.Event | None = None) -> BatchResult | None:

@@ -23,7 +23,7 @@ from peewee import fn
 from papershelf.domain.errors import NotFound
 from papershelf.formats import EXPORT_FORMATS
 from papershelf.services import groups, listing, transfer
-from papershelf.store.db import read_timestamp, write_transaction
+from papershelf.store.db import read_timestamp, write
 from papershelf.store.models import Feed, Paper, User
 
 SECRET_PREFIX = "f"
@@ -54,12 +54,15 @@ def create_feed(user: User, server_key: str, *, format: str = "bibtex", tag=None
                 q=None, group=None) -> Feed:
     """A feed of the user's papers, or (``group``) of a group's shelf the user is a member of."""
     nonce = secrets.token_hex(16)
-    with write_transaction():
+
+    def create():
         if group is not None:
             groups.get_group(user, group)
         return Feed.create(user=user, nonce=nonce, secret_hash=_hash(_secret(server_key, nonce)),
                            format=format, tag=tag or None, topic=topic or None, q=q or None,
                            group=group)
+
+    return write(create)
 
 
 def list_feeds(user: User) -> list[Feed]:
@@ -68,9 +71,9 @@ def list_feeds(user: User) -> list[Feed]:
 
 def revoke_feed(user: User, feed_id: int) -> None:
     """Delete the feed: its URL answers 404 from now on."""
-    with write_transaction():
-        if not Feed.delete().where((Feed.id == feed_id) & (Feed.user == user)).execute():
-            raise NotFound("no such feed")
+    if not write(lambda: Feed.delete().where((Feed.id == feed_id) & (Feed.user == user))
+                 .execute()):
+        raise NotFound("no such feed")
 
 
 def feed_for(secret_and_ext: str) -> Feed:

@@ -17,7 +17,7 @@ from papershelf.formats.citekey import KeyRun
 from papershelf.services import listing, search
 from papershelf.store import groups as queries
 from papershelf.store import records
-from papershelf.store.db import write_transaction
+from papershelf.store.db import write
 from papershelf.store.models import Group, Paper, User
 
 NAME_MAX = 100
@@ -53,10 +53,12 @@ def group_record(user: User, group_id: int) -> dict:
 
 
 def create_group(user: User, name: str) -> dict:
-    with write_transaction():
+    def create():
         group = Group.create(name=name, owner=user.id)
         queries.add_member(group.id, user.id)
-    return group_record(user, group.id)
+        return group
+
+    return group_record(user, write(create).id)
 
 
 def _owned(user: User, group_id: int) -> Group:
@@ -68,18 +70,20 @@ def _owned(user: User, group_id: int) -> Group:
 
 def add_member(user: User, group_id: int, member_name: str) -> dict:
     """The owner adds the user named ``member_name``."""
-    with write_transaction():
+    def add():
         group = _owned(user, group_id)
         member = User.get_or_none(User.name == member_name)
         if member is None:
             raise Invalid(fields={"user": [f"no user is named {member_name!r}"]})
         queries.add_member(group.id, member.id)
+
+    write(add)
     return group_record(user, group_id)
 
 
 def remove_member(user: User, group_id: int, member_name: str) -> None:
     """The owner removes a member, or a member leaves; what they shared leaves with them."""
-    with write_transaction():
+    def remove():
         group = get_group(user, group_id)
         if member_name != user.name and group.owner_id != user.id:
             raise Forbidden("only the group's owner may remove other members")
@@ -89,14 +93,18 @@ def remove_member(user: User, group_id: int, member_name: str) -> None:
         if member is None or not queries.remove_member(group.id, member.id):
             raise NotFound(f"{member_name!r} is not a member of this group")
 
+    write(remove)
+
 
 def delete_group(user: User, group_id: int) -> None:
     """The owner deletes the group: its shares and its feeds go with it (the papers stay)."""
-    with write_transaction():
+    def delete():
         group = get_group(user, group_id)
         if group.owner_id != user.id:
             raise Forbidden("only the group's owner may delete it")
         group.delete_instance()
+
+    write(delete)
 
 
 # ---- sharing ------------------------------------------------------------------------------
@@ -188,11 +196,11 @@ def _decode_cursor(cursor: str, group_id: int) -> tuple:
     return at, share_id
 
 
-def _matching(q=None, tag=None, topic=None) -> tuple[str, list] | None:
-    """The filters as a subquery of paper ids (SQL, parameters), or None: no filter."""
+def _matching(q=None, tag=None, topic=None):
+    """The filters as a query of paper ids, or None: no filter."""
     if not (search.terms(q) or tag or topic):
         return None
-    return listing.narrowed(Paper.select(Paper.id), q=q, tag=tag, topic=topic).sql()
+    return listing.narrowed(Paper.select(Paper.id), q=q, tag=tag, topic=topic)
 
 
 def _page_entries(rows: list[tuple]) -> list[dict]:

@@ -1,7 +1,8 @@
-"""Papers: save (idempotent, merging), read, edit, delete, list and search, page lookup, tags."""
+"""Papers: save from a page (idempotent, merging into the saved paper it is), find the same
+work (for imports), read one, edit, delete, and set its tags. Listing and search are
+``listing``'s; a page's lookup is ``page_lookup``'s."""
 
-
-from peewee import IntegrityError, OperationalError
+from peewee import IntegrityError
 
 from papershelf.domain import identifiers
 from papershelf.domain.errors import Conflict, Invalid, NotFound
@@ -15,10 +16,8 @@ from papershelf.domain.record import provisional_title
 from papershelf.services import citekeys, enrichment, groups, search
 from papershelf.store import papers as queries
 from papershelf.store import records
-from papershelf.store.db import is_transient, run_write, violated_index, write_transaction
+from papershelf.store.db import violated_index, write
 from papershelf.store.models import Paper, PaperTag, User, utcnow
-
-SAVE_ATTEMPTS = 5
 
 
 def get_paper(user: User, paper_id: int) -> Paper:
@@ -84,23 +83,6 @@ def set_tags(paper: Paper, names: list[str]) -> None:
         PaperTag.create(paper=paper.id, tag=ids[name], position=position)
 
 
-def with_retries(write):
-    """Run ``write`` (one request's writes) in a transaction, again when PostgreSQL aborted it
-    for a deadlock or a serialization failure, or when a unique index refused an insert that
-    another transaction made first (looked at again, the row is found). What still fails after
-    ``SAVE_ATTEMPTS`` is raised."""
-    for attempt in range(SAVE_ATTEMPTS):
-        try:
-            return run_write(write)
-        except IntegrityError:
-            if attempt == SAVE_ATTEMPTS - 1:
-                raise
-        except OperationalError as e:
-            if not is_transient(e) or attempt == SAVE_ATTEMPTS - 1:
-                raise
-    raise AssertionError("unreachable")
-
-
 def tag_names(paper: Paper) -> list[str]:
     return records.tags_by_paper([paper.id])[paper.id]
 
@@ -127,8 +109,8 @@ def save_paper(user: User, data: dict, *, enrich: bool = False,
     # On PostgreSQL saves are not serialized: another save may create the same paper between
     # our look and our insert, and the unique index refuses ours. Looked at again, the paper is
     # found and merged.
-    return with_retries(lambda: _shared(user, _save(user, data, fields, tags, enrich, find),
-                                        shared_to))
+    return write(lambda: _shared(user, _save(user, data, fields, tags, enrich, find), shared_to),
+                 retry_unique=True)
 
 
 def _shared(user: User, saved: tuple[Paper, bool], group_ids) -> tuple[Paper, bool]:
@@ -176,7 +158,8 @@ def _save(user, data, fields, tags, enrich, find) -> tuple[Paper, bool]:
 def update_paper(user: User, paper_id: int, data: dict, *, enrich: bool = False) -> Paper:
     """A person's edit: applied as given, and remembered so no page save overwrites it."""
     try:
-        return with_retries(lambda: _update_paper(user, paper_id, dict(data), enrich))
+        return write(lambda: _update_paper(user, paper_id, dict(data), enrich),
+                     retry_unique=True)
     except IntegrityError as e:
         # PostgreSQL: a page save merging into another paper filled in this arXiv id (or took
         # this key) after our check, and again after each retry.
@@ -238,10 +221,12 @@ def _update_paper(user: User, paper_id: int, data: dict, enrich: bool) -> Paper:
 
 
 def delete_paper(user: User, paper_id: int) -> None:
-    with write_transaction():
+    def delete():
         paper = get_paper(user, paper_id)
         search.unindex(paper.id)
         paper.delete_instance()  # notes, highlights and tag links go by ON DELETE CASCADE
+
+    write(delete)
 
 
 def touch(paper: Paper) -> None:

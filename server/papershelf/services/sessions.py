@@ -13,7 +13,7 @@ import time
 from datetime import timedelta
 
 from papershelf.store import sessions as queries
-from papershelf.store.db import run_write, write_transaction
+from papershelf.store.db import write
 from papershelf.store.models import ApiToken, User, WebSession, utcnow
 
 SESSION_DAYS = 30
@@ -28,11 +28,14 @@ def start(user: User, token_hash: str) -> str:
     """A new session for ``user``, signed in with the token of ``token_hash``: its secret."""
     secret = secrets.token_urlsafe(32)
     now = utcnow()
-    with write_transaction():
+
+    def create():
         token = ApiToken.get(ApiToken.token_hash == token_hash)
         WebSession.create(user=user, token=token, secret_hash=_hash(secret), created_at=now,
                           expires_at=now + timedelta(days=SESSION_DAYS))
         queries.delete_expired_sessions(now)
+
+    write(create)
     return secret
 
 
@@ -48,7 +51,7 @@ def user_for_session(secret) -> User | None:
 def end(secret) -> None:
     """Sign out: the session's row goes, so its cookie, wherever it was copied, is dead."""
     if isinstance(secret, str) and secret:
-        run_write(lambda: queries.delete_session(_hash(secret)))
+        write(lambda: queries.delete_session(_hash(secret)))
 
 
 def end_sessions_of_token(token_id: int) -> int:
@@ -69,9 +72,9 @@ def record_failure(address: str) -> None:
     """One more wrong token from ``address`` (and, every tenth minute, old counts forgotten)."""
     minute = _minute()
 
-    def write():
+    def count():
         queries.add_failure(address[:64], minute)
         if minute % 10 == 0:
             queries.forget_failures_before(minute - 10)
 
-    run_write(write)
+    write(count)

@@ -1,18 +1,28 @@
-"""The database: one proxy, connecting, the dialect checks, and the one write path.
+"""The database: one proxy, connecting, the dialect checks, and the one write path, ``write``.
 
 SQLite runs in WAL mode with foreign keys on and every write transaction begun IMMEDIATE, so
-concurrent writers queue on the lock instead of failing with "database is locked".
-PostgreSQL is reached through the same ``DATABASE_URL`` (playhouse.db_url), pooled.
+concurrent writers queue on the lock instead of failing with "database is locked"; a process's
+writes go through one writer thread that commits them in groups. PostgreSQL is reached through
+the same ``DATABASE_URL`` (playhouse.db_url), pooled; its writes run in the request's thread and
+are run again when PostgreSQL aborts them for a deadlock.
 """
 
+import contextvars
 import logging
 import queue
+import random
 import threading
 import time
 from contextlib import contextmanager
 from datetime import datetime
 
-from peewee import DatabaseProxy, PostgresqlDatabase, SqliteDatabase
+from peewee import (
+    DatabaseProxy,
+    IntegrityError,
+    OperationalError,
+    PostgresqlDatabase,
+    SqliteDatabase,
+)
 from playhouse import db_url
 
 log = logging.getLogger(__name__)
@@ -105,20 +115,23 @@ def let_other_writers_in() -> None:
 TRANSIENT_SQLSTATES = {"40P01", "40001"}
 
 
+def _driver_error(error: Exception):
+    """The driver's exception a peewee error wraps (peewee 4 keeps it as ``orig``)."""
+    return getattr(error, "orig", None)
+
+
 def is_transient(error: Exception) -> bool:
     """``error`` (a peewee error) is a deadlock or serialization failure worth a retry."""
-    original = error.args[0] if error.args else None
-    return getattr(original, "sqlstate", None) in TRANSIENT_SQLSTATES
+    return getattr(_driver_error(error), "sqlstate", None) in TRANSIENT_SQLSTATES
 
 
 def violated_index(error: Exception) -> str:
     """The unique index or constraint an IntegrityError names ("" when the driver says none):
     PostgreSQL's diagnostics, or SQLite's message (its column list)."""
-    original = error.args[0] if error.args else None
-    diag = getattr(original, "diag", None)
+    diag = getattr(_driver_error(error), "diag", None)
     if diag is not None:
         return diag.constraint_name or ""
-    return str(original or error)
+    return str(error)
 
 
 def bind(database) -> None:
@@ -134,21 +147,74 @@ def close() -> None:
         db.close()
 
 
+# ---- the one write path ------------------------------------------------------------------------
+
+
+def write(fn, *, retry_unique: bool = False):
+    """Run ``fn`` (the writes of one request) in a transaction and answer its result; what
+    ``fn`` raises is raised here, and nothing it wrote is kept.
+
+    - SQLite: on the group-commit writer (``GroupCommitter``), so the answer comes once the
+      writes are committed; inline, in a savepoint, when this thread is in a transaction
+      already (a bulk job's batch). SQLite has one writer at a time: nothing to retry.
+    - PostgreSQL: in this thread, run again (up to ``WRITE_ATTEMPTS`` times) when PostgreSQL
+      aborted it for a deadlock or a serialization failure (``is_transient``) and, with
+      ``retry_unique``, when a unique index refused an insert that another transaction made
+      first (run again, ``fn`` finds that row). A deadlock's cycle may run through locks the
+      enclosing transaction took, which only its rollback lets go: only the outermost
+      ``write`` retries one; a nested one retries a unique race alone, in its savepoint.
+
+    ``fn`` may run more than once: it reads what it writes from the store each time and
+    changes nothing outside the store that a second run would count twice.
+    """
+    if is_sqlite():
+        if db.in_transaction():
+            with db.atomic():
+                return fn()
+        return _committer.run(fn)
+    return _run_retrying(fn, retry_unique, nested=db.in_transaction())
+
+
+WRITE_ATTEMPTS = 5
+
+
+def _run_retrying(fn, retry_unique: bool, nested: bool):
+    for attempt in range(1, WRITE_ATTEMPTS + 1):
+        try:
+            with db.atomic():
+                return fn()
+        except IntegrityError:
+            if not retry_unique or attempt == WRITE_ATTEMPTS:
+                raise
+        except OperationalError as e:
+            if nested or not is_transient(e) or attempt == WRITE_ATTEMPTS:
+                raise
+            log.info("write aborted by PostgreSQL (%s); attempt %d of %d", e, attempt + 1,
+                     WRITE_ATTEMPTS)
+            # Two transactions that deadlocked once may meet again: one of them waits a little.
+            time.sleep(random.uniform(0, 0.005 * attempt))
+    raise AssertionError("unreachable")
+
+
 # SQLite admits one writer at a time. A writer that finds the lock taken waits in SQLite's busy
 # handler, which sleeps in steps of up to 100 ms: under 16 concurrent clients most of the time
-# went to sleeping. Writers of this process queue on this lock instead and are woken at once;
-# other processes (a CLI import beside the server) still meet BEGIN IMMEDIATE + busy_timeout.
+# went to sleeping. Writers of this process queue for one writer thread instead and are woken
+# at once; other processes (a CLI import beside the server) still meet BEGIN IMMEDIATE +
+# busy_timeout. The writer holds this lock around each batch, so that a transaction this
+# process opens in another thread (``write_transaction``) waits here, not in the busy handler.
 _sqlite_writer = threading.RLock()
 
 
 class _Job:
     """One request's writes. ``done`` is held until the writer has run and committed them (a
-    bare lock: a third of the cost of an Event, which the writer paid once per save)."""
+    bare lock: a third of the cost of an Event, which the writer paid once per save). ``fn``
+    runs in its caller's context (context variables such as ``citekeys.choosing_in_bulk``)."""
 
-    __slots__ = ("fn", "done", "result", "error")
+    __slots__ = ("fn", "context", "done", "result", "error")
 
     def __init__(self, fn):
         self.fn, self.result, self.error = fn, None, None
+        self.context = contextvars.copy_context()
         self.done = threading.Lock()
         self.done.acquire()
 
@@ -158,7 +224,7 @@ class GroupCommitter:
 
     Each request's work runs in a savepoint of its own (its failure undoes only its work); the
     batch commits once and only then are the requests answered, so an acknowledged write is
-    committed. One commit for up to ``MAX_BATCH`` saves instead of one each, and no request
+    committed. One commit for up to ``MAX_BATCH`` writes instead of one each, and no request
     thread waits for the write lock while holding the interpreter.
     """
 
@@ -212,7 +278,7 @@ class GroupCommitter:
                         # more than the two statements themselves).
                         db.execute_sql("SAVEPOINT papershelf_job")
                         try:
-                            job.result = job.fn()
+                            job.result = job.context.run(job.fn)
                         except Exception as e:  # noqa: BLE001 - handed to the request's thread
                             job.error = e
                             db.execute_sql("ROLLBACK TO SAVEPOINT papershelf_job")
@@ -224,18 +290,11 @@ class GroupCommitter:
 _committer = GroupCommitter()
 
 
-def run_write(fn):
-    """Run ``fn`` (the writes of one request) in a write transaction and answer its result.
-    On SQLite it runs on the group-commit writer; elsewhere in this thread."""
-    if is_sqlite() and not db.in_transaction():
-        return _committer.run(fn)
-    with db.atomic():  # PostgreSQL, or already inside a transaction (a bulk import): inline
-        return fn()
-
-
 @contextmanager
 def write_transaction():
-    """One transaction per writing request; on SQLite it begins IMMEDIATE (see lock_type)."""
+    """TEMPORARY, for ``services.transfer`` alone until its import batch calls ``write``: a
+    transaction in this thread, queued with the writer thread on SQLite. Nothing else may use
+    it (it does not retry PostgreSQL's deadlocks)."""
     if is_sqlite():
         with _sqlite_writer, db.atomic():
             yield

@@ -23,11 +23,6 @@ def group_of_member(group_id: int, user_id: int) -> Group | None:
             .where((Group.id == group_id) & (GroupMember.user == user_id)).first())
 
 
-def member_ids(group_id: int) -> list[int]:
-    return [m.user_id for m in GroupMember.select(GroupMember.user)
-            .where(GroupMember.group == group_id)]
-
-
 def member_names(group_ids: list[int]) -> dict[int, list[str]]:
     """Each group's members' names, in the order they joined."""
     out = defaultdict(list)
@@ -107,19 +102,20 @@ WORK_KEY = ("COALESCE('arxiv_id:' || NULLIF(p.arxiv_id, ''), 'doi:' || NULLIF(p.
 
 
 def shelf_page(group_id: int, limit: int, after: tuple | None = None,
-               matching: tuple[str, list] | None = None) -> list[tuple]:
+               matching=None) -> list[tuple]:
     """One page of the group's shelf, over works, the work with the latest share first: rows
     ``(latest shared_at, latest share id, paper id, sharer's name, shared_at)``, one per share
     of each of at most ``limit`` works, a work's shares in the order they were made. ``after``:
-    ``(shared_at, share id)`` of the last work of the page before; ``matching``: SQL and
-    parameters of a subquery of paper ids: only works with a share of one of those. One query:
+    ``(shared_at, share id)`` of the last work of the page before; ``matching``: a query of
+    paper ids (peewee's): only works with a share of one of those. One query:
     the shelf's shares are grouped by work in the store, and only the page's are read."""
     p = db.param
     params: list = [group_id]
     where = []
     if matching is not None:
-        where.append(f"work IN (SELECT work FROM s WHERE paper_id IN ({matching[0]}))")
-        params += matching[1]
+        sql, more = matching.sql()
+        where.append(f"work IN (SELECT work FROM s WHERE paper_id IN ({sql}))")
+        params += more
     grouped = ("SELECT work, MAX(shared_at) AS at, MAX(sid) AS last FROM s"
                + (f" WHERE {where[0]}" if where else "") + " GROUP BY work")
     later = ""

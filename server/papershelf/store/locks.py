@@ -16,7 +16,7 @@ from pathlib import Path
 
 from peewee import PostgresqlDatabase
 
-from papershelf.store.db import db, is_postgres, read_timestamp, write_transaction
+from papershelf.store.db import db, is_postgres, read_timestamp, write
 from papershelf.store.models import utcnow
 
 log = logging.getLogger(__name__)
@@ -106,7 +106,8 @@ def reserve_call(host: str, reserve: float) -> float:
     nothing changes and the seconds to wait are answered. Under the clock row's lock, so two
     processes never both take it."""
     p = db.param
-    with write_transaction():
+
+    def take() -> float:
         db.execute_sql(f"INSERT INTO arxiv_clock (host, next_at) VALUES ({p}, {p})"
                        " ON CONFLICT (host) DO NOTHING", (host, utcnow() - timedelta(days=1)))
         lock = " FOR UPDATE" if is_postgres() else ""
@@ -119,18 +120,19 @@ def reserve_call(host: str, reserve: float) -> float:
                        (now + timedelta(seconds=reserve), host))
         return 0.0
 
+    return write(take)
+
+
+def _set_next_call(host: str, when) -> None:
+    p = db.param
+    db.execute_sql(f"UPDATE arxiv_clock SET next_at = {p} WHERE host = {p}", (when, host))
+
 
 def call_ended(host: str, interval: float) -> None:
     """The call holding the slot ended now: the next may start ``interval`` seconds later."""
-    p = db.param
-    with write_transaction():
-        db.execute_sql(f"UPDATE arxiv_clock SET next_at = {p} WHERE host = {p}",
-                       (_now() + timedelta(seconds=interval), host))
+    write(lambda: _set_next_call(host, _now() + timedelta(seconds=interval)))
 
 
 def call_not_made(host: str) -> None:
     """The slot was taken but no call was made: free it at once."""
-    p = db.param
-    with write_transaction():
-        db.execute_sql(f"UPDATE arxiv_clock SET next_at = {p} WHERE host = {p}",
-                       (utcnow() - timedelta(days=1), host))
+    write(lambda: _set_next_call(host, utcnow() - timedelta(days=1)))

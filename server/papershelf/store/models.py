@@ -1,4 +1,5 @@
-"""The store's tables: users, hashed API tokens, papers, notes, highlights, tags."""
+"""The store's tables: users, hashed API tokens, papers, tags, notes, highlights, groups and
+their members and shares, feeds, library-page sessions, sign-in failures, the arXiv clock."""
 
 import json
 from datetime import UTC, datetime

@@ -3,7 +3,7 @@ use, at most once a minute per token (not a write per request)."""
 
 from datetime import timedelta
 
-from papershelf.store.db import db, write_transaction
+from papershelf.store.db import db, read_timestamp, write
 from papershelf.store.models import utcnow
 
 # How stale a token's last_used_at may get before a request writes it again.
@@ -24,19 +24,10 @@ def user_of_live_token(token_hash: str) -> tuple | None:
 def note_use(token_id: int, last_used_at) -> None:
     """Record that the token was used now, unless that was recorded less than a minute ago."""
     now = utcnow()
-    if isinstance(last_used_at, str):  # SQLite's raw text
-        last_used_at = _parse(last_used_at)
+    last_used_at = read_timestamp(last_used_at)  # read by raw SQL: text on SQLite
     if last_used_at is not None and now - last_used_at < LAST_USED_RESOLUTION:
         return
     p = db.param
-    with write_transaction():
-        db.execute_sql(f"UPDATE api_token SET last_used_at = {p} WHERE id = {p}", (now, token_id))
+    write(lambda: db.execute_sql(f"UPDATE api_token SET last_used_at = {p} WHERE id = {p}",
+                                 (now, token_id)))
 
-
-def _parse(text: str):
-    from datetime import datetime
-
-    try:
-        return datetime.fromisoformat(text)
-    except ValueError:
-        return None
