@@ -24,7 +24,6 @@ import uuid
 import warnings
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import urlparse
 
 ADDON_ID = "papershelf@papershelf.invalid"  # manifest.json browser_specific_settings.gecko.id
 # The add-on's moz-extension UUID, fixed by the profile's extensions.webextensions.uuids so that

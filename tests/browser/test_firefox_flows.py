@@ -10,9 +10,9 @@ flows in test_extension_pages.py and test_arxiv_html.py, so Firefox alone here).
 import re
 
 import pytest
+from drivers import drag_select, save_screenshot
 
 from conftest import LIST_URL, TOPIC_URL, expected_papers, free_port, wait_until
-from drivers import drag_select, save_screenshot
 
 BROWSERS = ["firefox"]
 pytestmark = [pytest.mark.browser, pytest.mark.parametrize("ext", BROWSERS, indirect=True)]
@@ -106,3 +106,230 @@ def test_cards_view_saves_a_paper_and_shows_it_saved_after_reload(ext_connected,
     wait_saved(page, FIRST["arxiv_id"])
     assert page.count('[data-papershelf-action="save"][aria-pressed="true"]') == 1
     assert len(server.papers()) == 1
+
+
+def test_list_view_marks_rows_and_the_detail_panel_and_saves_from_both(ext_connected):
+    ext, server = ext_connected
+    page = ext.new_page()
+    page.goto(LIST_URL)
+    wait_marked(page, len(PAPERS) + 1)  # every row, and the detail panel
+    third = PAPERS[2]
+    page.click(SAVE.format(third["arxiv_id"]))
+    wait_saved(page, third["arxiv_id"])
+    page.click(f'aside{SAVE.format(FIRST["arxiv_id"])}')
+    page.wait_for_function(
+        """id => [...document.querySelectorAll(`[data-papershelf-paper="${id}"]`)].every(e =>
+            e.querySelector('[data-papershelf-action="save"]').getAttribute('aria-pressed') === 'true')""",
+        FIRST["arxiv_id"])
+    stored = {p["arxiv_id"]: p for p in server.papers()}
+    assert set(stored) == {FIRST["arxiv_id"], third["arxiv_id"]}
+    assert stored[FIRST["arxiv_id"]]["authors"] == FIRST["authors"], "the panel's full list"
+
+
+def test_in_app_navigation_to_the_list_view_is_marked_again(ext_connected):
+    ext, _server = ext_connected
+    page = ext.new_page()
+    page.goto(TOPIC_URL)
+    wait_marked(page, len(PAPERS))
+    page.click(SAVE.format(FIRST["arxiv_id"]))
+    wait_saved(page, FIRST["arxiv_id"])
+    page.click('[role="tab"]:not([aria-selected="true"])')  # List: pushState, no page load
+    assert page.url.endswith("?view=list")
+    wait_marked(page, len(PAPERS) + 1)
+    page.wait_for_function(
+        """id => [...document.querySelectorAll(`[data-papershelf-paper="${id}"]`)].length === 2 &&
+            [...document.querySelectorAll(`[data-papershelf-paper="${id}"]`)].every(e =>
+              e.querySelector('[data-papershelf-action="save"]').getAttribute('aria-pressed') === 'true')""",
+        FIRST["arxiv_id"])
+    assert page.count('[data-papershelf-ui="controls"]') == len(PAPERS) + 1
+
+
+def test_a_highlight_made_with_a_mouse_drag_is_stored_and_painted_after_reload(ext_connected,
+                                                                               tmp_path):
+    ext, server = ext_connected
+    page = ext.new_page()
+    page.goto(TOPIC_URL)
+    wait_marked(page)
+    target = PAPERS[1]
+    quote = "essential for developing capable"  # in the abstract's lines the card shows
+    selected = drag_select(page, PAPER.format(target["arxiv_id"]) + " p", quote)
+    assert selected == quote
+    page.wait_for('[data-papershelf-action="highlight"]', visible=True)
+    save_screenshot(page, tmp_path, "toolbar")
+    page.click('[data-color="green"]')
+    page.click('[data-papershelf-action="highlight-comment"]')
+    mark = PAPER.format(target["arxiv_id"]) + " [data-papershelf-highlight]"
+    page.wait_for(mark)
+    comment = "compare with <b>LLaMA-Factory</b>"
+    frame = page.frame(FRAME)
+    frame.wait_for("[data-papershelf-comment-input]", visible=True)
+    frame.fill("[data-papershelf-comment-input]", comment)
+    frame.click('[data-papershelf-action="save-comment"]')
+    frame.wait_for_function(
+        "() => [...document.querySelectorAll('[data-papershelf-comment]')].some(e =>"
+        " e.textContent.includes('LLaMA-Factory'))")
+    assert frame.text("[data-papershelf-comment]") == comment
+    assert frame.count("b") == 0
+    assert page.text(mark) == quote
+    assert page.attr(mark, "data-papershelf-color") == "green"
+    assert page.attr(mark, "title") is None, "the page's DOM never holds a comment"
+    assert "compare with" not in page.content()
+    save_screenshot(page, tmp_path, "highlighted")
+    (p,) = server.papers()
+    assert p["arxiv_id"] == target["arxiv_id"], "highlighting saves the paper"
+    status, full = server.call("GET", f"/api/papers/{p['id']}")
+    (h,) = full["highlights"]
+    assert (h["exact"], h["field"], h["color"], h["comment"]) == (quote, "abstract", "green", comment)
+    assert target["abstract"][h["start"]:h["end"]] == quote
+
+    page.reload()
+    wait_marked(page)
+    page.wait_for(f'[data-papershelf-highlight="{h["id"]}"]')
+    owner = page.evaluate(
+        "id => document.querySelector(`[data-papershelf-highlight=\"${id}\"]`)"
+        ".closest('[data-papershelf-paper]').dataset.papershelfPaper", str(h["id"]))
+    assert owner == target["arxiv_id"]
+    save_screenshot(page, tmp_path, "painted-after-reload")
+
+
+def test_a_note_is_written_in_the_panel_frame_and_shown_as_text(ext_connected, tmp_path):
+    ext, server = ext_connected
+    page = ext.new_page()
+    page.goto(TOPIC_URL)
+    wait_marked(page)
+    target = PAPERS[5]
+    evil = "<img src=x onerror=alert(1)>"
+    frame = open_notes(page, target["arxiv_id"])
+    assert page.attr(FRAME, "src").startswith(ext.extension_url("panel/panel.html"))
+    frame.fill("textarea[data-papershelf-note-input]", evil)
+    frame.click('[data-papershelf-action="save-note"]')
+    frame.wait_for("[data-papershelf-note-body]")
+    assert frame.text("[data-papershelf-note-body]") == evil
+    save_screenshot(page, tmp_path, "notes-panel")
+    page.reload()
+    wait_marked(page)
+    status = PAPER.format(target["arxiv_id"]) + " [data-papershelf-status]"
+    page.wait_for_function(
+        "sel => document.querySelector(sel).textContent === '1 note'", status)
+    frame = open_notes(page, target["arxiv_id"])
+    frame.wait_for("[data-papershelf-note-body]")
+    assert frame.text("[data-papershelf-note-body]") == evil
+    assert page.count("img[src='x']") == 0 and frame.count("img") == 0
+    (p,) = server.papers()
+    status_code, full = server.call("GET", f"/api/papers/{p['id']}")
+    assert [n["body"] for n in full["notes"]] == [evil]
+
+
+@pytest.mark.parametrize("url,count", [
+    (f"https://arxiv.org/abs/{FIRST['arxiv_id']}", 1),
+    ("https://arxiv.org/list/cs.CL/new", 12),
+    (f"https://www.alphaxiv.org/abs/{FIRST['arxiv_id']}", 1),
+])
+def test_paper_and_listing_pages_are_marked_and_saved(ext_connected, url, count):
+    ext, server = ext_connected
+    page = ext.new_page()
+    page.goto(url)
+    wait_marked(page, count)
+    page.click(SAVE.format(FIRST["arxiv_id"]))
+    wait_saved(page, FIRST["arxiv_id"])
+    (p,) = server.papers()
+    assert p["title"] == FIRST["title"]
+    assert re.sub(r"\s+", " ", p["abstract"]) == FIRST["abstract"]
+
+
+def test_arxiv_html_full_text_highlight_in_a_section_is_painted_after_reload(ext_connected,
+                                                                             tmp_path):
+    ext, server = ext_connected
+    aid = FIRST["arxiv_id"]
+    page = ext.new_page()
+    page.goto(f"https://arxiv.org/html/{aid}v1")
+    page.wait_for(f'article{SAVE.format(aid)}')
+    assert page.count("[data-papershelf-paper]") == 1, "the article is one paper"
+    page.click(SAVE.format(aid))
+    wait_saved(page, aid)
+    quote = "the critic reads the whole trajectory before it decides to intervene"
+    assert drag_select(page, "article", quote) == quote
+    page.click('[data-papershelf-action="highlight"]')
+    page.wait_for('mark[data-papershelf-highlight]:not([data-papershelf-highlight^="queued-"])')
+    (p,) = server.papers()
+    assert (p["arxiv_id"], p["arxiv_version"]) == (aid, 1)
+    status, full = server.call("GET", f"/api/papers/{p['id']}")
+    (h,) = full["highlights"]
+    assert (h["exact"], h["field"], h["section"]) == (quote, "body", "3.1 Runtime supervision")
+    save_screenshot(page, tmp_path, "arxiv-html")
+    page.reload()
+    page.wait_for(f'mark[data-papershelf-highlight="{h["id"]}"]')
+    painted = page.evaluate(
+        "id => [...document.querySelectorAll(`mark[data-papershelf-highlight=\"${id}\"]`)]"
+        ".map(m => m.textContent).join('')", str(h["id"]))
+    assert painted == quote
+
+
+def test_save_while_the_server_is_down_is_queued_and_sent_once_when_it_is_back(ext_connected):
+    ext, server = ext_connected
+    page = ext.new_page()
+    page.goto(TOPIC_URL)
+    wait_marked(page)
+    server.stop()
+    target = PAPERS[3]
+    button = SAVE.format(target["arxiv_id"])
+    page.click(button)
+    page.wait_for_function("sel => document.querySelector(sel).textContent.trim() === 'Queued'",
+                           button)
+    page.click(button)  # again, while down: not queued twice
+    page.wait_for_function("sel => document.querySelector(sel).textContent.trim() === 'Queued'",
+                           button)
+    assert outbox_length(ext) == 1
+    assert badge(ext) == "1"
+    server.start()
+    page.reload()  # the next page load sends what waits (the alarm would too)
+    wait_marked(page)
+    wait_saved(page, target["arxiv_id"])
+    assert [p["arxiv_id"] for p in server.papers()] == [target["arxiv_id"]]
+    wait_until(lambda: outbox_length(ext) == 0, what="the outbox emptied")
+    assert badge(ext) == ""
+    ext.background("() => papershelf.flush({force: true})")  # a late alarm finds nothing to send
+    assert len(server.papers()) == 1
+
+
+def test_a_note_written_while_the_server_is_down_arrives_once(ext_connected):
+    ext, server = ext_connected
+    page = ext.new_page()
+    page.goto(TOPIC_URL)
+    wait_marked(page)
+    target = PAPERS[9]
+    server.stop()
+    frame = open_notes(page, target["arxiv_id"])
+    frame.fill("textarea[data-papershelf-note-input]", "written offline")
+    frame.click('[data-papershelf-action="save-note"]')
+    frame.wait_for_function("() => document.querySelector('#note-msg').textContent.includes('Queued')")
+    assert "Waiting for the server" in frame.text("[data-papershelf-note]")
+    assert badge(ext) == "1"
+    server.start()
+    ext.background("() => papershelf.flush({force: true})")  # what the alarm does
+    (p,) = wait_until(server.papers, what="the paper to arrive")
+    assert p["arxiv_id"] == target["arxiv_id"]
+    frame.wait_for_function(
+        "() => !document.querySelector('[data-papershelf-note]').textContent.includes('Waiting')")
+    ext.background("() => papershelf.flush({force: true})")
+    status, full = server.call("GET", f"/api/papers/{p['id']}")
+    assert [n["body"] for n in full["notes"]] == ["written offline"]
+    wait_saved(page, target["arxiv_id"])
+
+
+def test_the_outbox_alarm_is_set_while_something_waits(ext_connected):
+    """chrome.alarms sends what waits when no page is loaded: the alarm exists in Firefox too."""
+    ext, server = ext_connected
+    page = ext.new_page()
+    page.goto(TOPIC_URL)
+    wait_marked(page)
+    server.stop()
+    page.click(SAVE.format(FIRST["arxiv_id"]))
+    page.wait_for_function("sel => document.querySelector(sel).textContent.trim() === 'Queued'",
+                           SAVE.format(FIRST["arxiv_id"]))
+    alarms = ext.background("async () => (await chrome.alarms.getAll()).map(a => a.name)")
+    assert alarms, "an alarm retries the outbox"
+    server.start()
+    ext.background("async () => { const [a] = await chrome.alarms.getAll();"
+                   " return papershelf.flush({force: true}); }")
+    wait_until(lambda: len(server.papers()) == 1, what="sent by the retry")
