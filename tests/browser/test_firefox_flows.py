@@ -333,3 +333,56 @@ def test_the_outbox_alarm_is_set_while_something_waits(ext_connected):
     ext.background("async () => { const [a] = await chrome.alarms.getAll();"
                    " return papershelf.flush({force: true}); }")
     wait_until(lambda: len(server.papers()) == 1, what="sent by the retry")
+
+
+def test_the_keyboard_command_saves_the_focused_paper(ext_connected):
+    ext, server = ext_connected
+    page = ext.new_page()
+    page.goto(LIST_URL)
+    wait_marked(page)
+    page.press("j")  # the page's own shortcut moves the selection to the second row
+    page.press("Alt+Shift+S")
+    second = PAPERS[1]
+    wait_saved(page, second["arxiv_id"])
+    assert [p["arxiv_id"] for p in server.papers()] == [second["arxiv_id"]]
+
+
+def test_the_popup_lists_recent_saves_and_downloads_the_bibtex_export(ext_connected):
+    ext, server = ext_connected
+    page = ext.new_page()
+    page.goto(TOPIC_URL)
+    wait_marked(page)
+    page.click(SAVE.format(FIRST["arxiv_id"]))
+    wait_saved(page, FIRST["arxiv_id"])
+    popup = ext.new_page()
+    popup.goto(ext.extension_url("popup/popup.html"))
+    popup.wait_for_function(
+        "t => [...document.querySelectorAll('#recent li')].some(li => li.textContent.includes(t))",
+        FIRST["title"])
+    assert "Nothing waiting." in popup.text("#queued")
+    popup.click("#export")
+    popup.wait_for_function("() => document.querySelector('#msg').textContent !== ''")
+    downloads = ext.firefox.downloads
+    (bib,) = wait_until(lambda: [p for p in downloads.glob("*.bib") if p.stat().st_size], timeout=20,
+                        what="the export downloaded")
+    text = bib.read_text(encoding="utf-8")
+    assert re.search(r"@\w+\{jiang2026asymmetric,", text), text[:500]
+    assert FIRST["arxiv_id"] in text
+
+
+def test_a_pdf_tab_is_saved_from_its_url(ext_connected):
+    """No content script runs in a PDF tab (Firefox shows it in its own pdf.js viewer): the
+    worker's saveTab, what the toolbar and the keyboard command run, saves it from its URL."""
+    ext, server = ext_connected
+    aid = FIRST["arxiv_id"]
+    url = f"https://arxiv.org/pdf/{aid}v2"
+    page = ext.new_page()
+    page.goto(url)
+    assert page.count("[data-papershelf-paper]") == 0, "no content script here"
+    result = ext.background("""async (url) => {
+        const [tab] = await chrome.tabs.query({url});
+        return papershelf.saveTab(tab);
+    }""", url)
+    assert result["status"] == "sent" and result["via"] == "url", result
+    (p,) = server.papers()
+    assert (p["arxiv_id"], p["arxiv_version"], p["source_url"]) == (aid, 2, url)
