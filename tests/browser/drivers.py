@@ -34,9 +34,6 @@ class ChromiumPage:
     def url(self):
         return self.page.url
 
-    def _frame(self):
-        return self._locator("html").element_handle().owner_frame() if self.frame_selector else None
-
     def evaluate(self, fn, arg=None):
         if self.frame_selector:
             return self._root.locator(":root").evaluate(f"(_root, arg) => ({fn})(arg)", arg)

@@ -422,6 +422,18 @@ class Firefox:
         self.extension_base = None
         marionette_driver().addons.Addons(self.m).uninstall(ADDON_ID)
 
+    def stop_background(self):
+        """Stop the background page, as Firefox does to an idle event page (it starts again on
+        the next event: a message, a port, an alarm)."""
+        self._helper = None  # its getBackgroundPage() window is gone with it
+        with self.m.using_context("chrome"):
+            return self.m.execute_script("""
+                const {ExtensionParent} = ChromeUtils.importESModule(
+                    "resource://gre/modules/ExtensionParent.sys.mjs");
+                const ext = ExtensionParent.GlobalManager.getExtension(arguments[0]);
+                return ext.terminateBackground().then(() => ext.backgroundState);
+            """, script_args=[ADDON_ID])
+
     def extension_url(self, path=""):
         assert self.extension_base, "the extension is not installed"
         return self.extension_base + path.lstrip("/")

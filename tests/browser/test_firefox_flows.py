@@ -4,7 +4,9 @@ notes panel's frame, a highlight made with a real mouse drag and painted again a
 arXiv's abstract, listing and HTML pages, and the outbox while the server is down.
 
 Written on drivers.py's surface: `BROWSERS` lists where they run (Chromium has its own Playwright
-flows in test_extension_pages.py and test_arxiv_html.py, so Firefox alone here).
+flows in test_extension_pages.py and test_arxiv_html.py, so Firefox alone here), and `STORES`
+which stores the server runs on (the Chromium flows run on both; what the browser does does not
+depend on the store, and one store keeps the Firefox run short).
 """
 
 import re
@@ -15,7 +17,9 @@ from drivers import drag_select, save_screenshot
 from conftest import LIST_URL, TOPIC_URL, expected_papers, free_port, wait_until
 
 BROWSERS = ["firefox"]
-pytestmark = [pytest.mark.browser, pytest.mark.parametrize("ext", BROWSERS, indirect=True)]
+STORES = ["sqlite"]
+pytestmark = [pytest.mark.browser, pytest.mark.parametrize("ext", BROWSERS, indirect=True),
+              pytest.mark.parametrize("server", STORES, indirect=True)]
 
 PAPERS = expected_papers()
 FIRST = PAPERS[0]
@@ -349,6 +353,8 @@ def test_the_keyboard_command_saves_the_focused_paper(ext_connected):
 
 def test_the_popup_lists_recent_saves_and_downloads_the_bibtex_export(ext_connected):
     ext, server = ext_connected
+    if ext.name != "firefox":
+        pytest.skip("reads Firefox's download folder (test_extension_pages.py has Chromium's)")
     page = ext.new_page()
     page.goto(TOPIC_URL)
     wait_marked(page)
@@ -386,3 +392,37 @@ def test_a_pdf_tab_is_saved_from_its_url(ext_connected):
     assert result["status"] == "sent" and result["via"] == "url", result
     (p,) = server.papers()
     assert (p["arxiv_id"], p["arxiv_version"], p["source_url"]) == (aid, 2, url)
+
+
+def test_a_stopped_background_page_starts_again_with_what_it_kept(ext_connected):
+    """Firefox stops an idle background page (an event page, not a service worker) and starts it
+    on the next event. What it kept in storage survives: the open panel's binding
+    (storage.session) and what waits for the server (storage.local)."""
+    ext, server = ext_connected
+    if ext.name != "firefox":
+        pytest.skip("Firefox's event page")
+    page = ext.new_page()
+    page.goto(TOPIC_URL)
+    wait_marked(page)
+    frame = open_notes(page, PAPERS[4]["arxiv_id"])
+    frame.wait_for_function("t => document.querySelector('#paper-title').textContent === t",
+                            PAPERS[4]["title"])
+    server.stop()
+    queued = SAVE.format(PAPERS[6]["arxiv_id"])
+    page.click(queued)
+    page.wait_for_function("sel => document.querySelector(sel).textContent.trim() === 'Queued'",
+                           queued)
+    assert ext.firefox.stop_background() == "stopped"
+    server.start()
+    frame.fill("textarea[data-papershelf-note-input]", "after the restart")  # wakes it: a port
+    frame.click('[data-papershelf-action="save-note"]')
+    frame.wait_for_function(
+        "() => [...document.querySelectorAll('[data-papershelf-note-body]')].some(e =>"
+        " e.textContent === 'after the restart')")
+    ext.background("() => papershelf.flush({force: true})")
+    wait_saved(page, PAPERS[6]["arxiv_id"])
+    stored = {p["arxiv_id"]: p for p in server.papers()}
+    assert set(stored) == {PAPERS[4]["arxiv_id"], PAPERS[6]["arxiv_id"]}
+    status, full = server.call("GET", f"/api/papers/{stored[PAPERS[4]['arxiv_id']]['id']}")
+    assert [n["body"] for n in full["notes"]] == ["after the restart"]
+    assert outbox_length(ext) == 0

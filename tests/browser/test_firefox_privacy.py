@@ -3,7 +3,7 @@ of the site's own, run before the page's scripts) tries each way in, and achieve
 learns no note text. The user's actions are Marionette's, trusted input events as a user's are.
 
 Written on drivers.py's surface; `BROWSERS` lists where it runs (Chromium runs the same attacks
-in test_private_panel.py).
+in test_private_panel.py, on both stores; here one store, as in test_firefox_flows.py).
 """
 
 import json
@@ -15,7 +15,9 @@ from test_private_panel import COMMENT, HOSTILE, NOTE, seed, server_state
 from conftest import TOPIC_URL, expected_papers, wait_until
 
 BROWSERS = ["firefox"]
-pytestmark = [pytest.mark.browser, pytest.mark.parametrize("ext", BROWSERS, indirect=True)]
+STORES = ["sqlite"]
+pytestmark = [pytest.mark.browser, pytest.mark.parametrize("ext", BROWSERS, indirect=True),
+              pytest.mark.parametrize("server", STORES, indirect=True)]
 
 PAPERS = expected_papers()
 PAPER = '[data-papershelf-paper="{}"]'
