@@ -14,7 +14,7 @@ import re
 import pytest
 from drivers import drag_select, save_screenshot
 
-from conftest import LIST_URL, TOPIC_URL, expected_papers, free_port, wait_until
+from conftest import LIST_URL, PAGES, TOPIC_URL, Server, expected_papers, free_port, wait_until
 
 BROWSERS = ["firefox"]
 STORES = ["sqlite"]
@@ -426,3 +426,81 @@ def test_a_stopped_background_page_starts_again_with_what_it_kept(ext_connected)
     status, full = server.call("GET", f"/api/papers/{stored[PAPERS[4]['arxiv_id']]['id']}")
     assert [n["body"] for n in full["notes"]] == ["after the restart"]
     assert outbox_length(ext) == 0
+
+
+def test_switching_to_a_server_on_another_host_works_through_cors(ext_connected, tmp_path):
+    """From this machine's server to one outside the manifest's host permissions (127.0.0.2, as a
+    team server would be): reached through CORS, which the server allows for moz-extension://
+    origins, with no permission asked; saves go to the new server only."""
+    ext, first = ext_connected
+    port = free_port()
+    (tmp_path / "other").mkdir()
+    other = Server(tmp_path / "other", port=port, env={"PAPERSHELF_ALLOWED_HOSTS": "127.0.0.2"},
+                   args=["--host", "127.0.0.2"])
+    other.base = f"http://127.0.0.2:{port}"
+    other.start(timeout=30)
+    try:
+        assert ext.background(
+            "() => chrome.permissions.contains({origins: ['http://127.0.0.2/*']})") is False
+        options = ext.new_page()
+        options.goto(ext.extension_url("options/options.html"))
+        options.wait_for("#serverUrl")
+        options.fill("#serverUrl", other.base)
+        options.fill("#token", other.token)
+        options.click("#save")
+        options.wait_for_function(
+            "() => document.querySelector('#result').textContent.startsWith('Saved. Connected')")
+        page = ext.new_page()
+        page.goto(TOPIC_URL)
+        wait_marked(page)
+        page.click(SAVE.format(FIRST["arxiv_id"]))
+        wait_saved(page, FIRST["arxiv_id"])
+        assert [p["arxiv_id"] for p in other.papers()] == [FIRST["arxiv_id"]]
+        assert first.papers() == []
+    finally:
+        other.stop()
+
+
+def test_save_this_page_reads_the_citation_meta_of_any_page(ext_connected, tmp_path):
+    """A page the content script does not run on (a journal on a loopback port here): "Save this
+    page" injects the citation_* reader (chrome.scripting; the loopback host permission stands in
+    for the toolbar click's activeTab, which a driver cannot make)."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    ext, server = ext_connected
+    html = (PAGES / "arxiv_abs.html").read_text().replace(
+        '<meta name="citation_arxiv_id"',
+        '<meta name="citation_doi" content="10.1234/Journal.5678" />\n<meta name="citation_arxiv_id"')
+
+    class Journal(BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = html.encode("utf-8")
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    journal = ThreadingHTTPServer(("127.0.0.1", 0), Journal)
+    threading.Thread(target=journal.serve_forever, daemon=True).start()
+    try:
+        url = f"http://localhost:{journal.server_address[1]}/journal/article/5678"
+        page = ext.new_page()
+        page.goto(url)
+        assert page.count("[data-papershelf-paper]") == 0, "no content script here"
+        result = ext.background("""async (url) => {
+            const tab = (await chrome.tabs.query({})).find((t) => t.url === url);
+            return papershelf.saveTab(tab);
+        }""", url)
+        assert result["status"] == "sent", result
+    finally:
+        journal.shutdown()
+        journal.server_close()
+    (p,) = server.papers()
+    assert (p["title"], p["authors"], p["published"]) == (
+        FIRST["title"], FIRST["authors"], FIRST["published"])
+    assert (p["doi"], p["arxiv_id"]) == ("10.1234/journal.5678", FIRST["arxiv_id"])
