@@ -36,6 +36,8 @@ ADDON_UUID = "5e6f2b1c-7a3d-4c8e-9b10-2f4a6d8c0e11"
 def addon_uuid(install):
     """The UUID of the add-on's `install`-th install (0: the profile's)."""
     return ADDON_UUID if install == 0 else str(uuid.uuid5(uuid.UUID(ADDON_UUID), str(install)))
+
+
 # The hosts whose fixture pages are served, and which the profile sends to loopback.
 FIXTURE_HOSTS = ("arxiv.org", "www.arxiv.org", "export.arxiv.org", "www.alphaxiv.org", "alphaxiv.org")
 
@@ -137,6 +139,7 @@ class _Handler(BaseHTTPRequestHandler):
     def do_CONNECT(self):
         host = self.path.rsplit(":", 1)[0]
         if host not in FIXTURE_HOSTS:
+            self.server.requests.append(("CONNECT", self.path, 403))
             self.send_error(403, "not a fixture host")
             return
         self.send_response(200, "Connection established")
@@ -155,6 +158,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _answer(self, with_body=True):
         if not self.tunnel_host:  # plain-HTTP proxying: nothing here goes outside
+            self.server.requests.append((self.command, self.path, 403))
             self.send_error(403, "only the fixture hosts, over https")
             return
         url = f"https://{self.tunnel_host}{self.path}"
@@ -243,12 +247,15 @@ def profile_prefs(marionette_port, proxy_port, download_dir):
         "marionette.port": marionette_port,
         "extensions.webextensions.uuids": json.dumps({ADDON_ID: addon_uuid(0)}),
         "network.dns.localDomains": local,
-        # https to the fixture hosts goes to the suite's proxy (which is the sites); every other
-        # host name resolves nowhere but loopback (localDomains) or fails at the proxy.
+        # Every http(s) request but those to loopback goes to the suite's proxy, which is the
+        # fixture sites and refuses the rest: nothing leaves the machine, not even a DNS query.
         "network.proxy.type": 1,
         "network.proxy.ssl": "127.0.0.1",
         "network.proxy.ssl_port": proxy_port,
+        "network.proxy.http": "127.0.0.1",
+        "network.proxy.http_port": proxy_port,
         "network.proxy.share_proxy_settings": False,
+        "network.proxy.no_proxies_on": "127.0.0.0/8, localhost, [::1]",
         "network.proxy.allow_hijacking_localhost": False,
         "network.trr.mode": 5,
         "network.dns.disablePrefetch": True,

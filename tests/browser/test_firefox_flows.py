@@ -504,3 +504,22 @@ def test_save_this_page_reads_the_citation_meta_of_any_page(ext_connected, tmp_p
     assert (p["title"], p["authors"], p["published"]) == (
         FIRST["title"], FIRST["authors"], FIRST["published"])
     assert (p["doi"], p["arxiv_id"]) == ("10.1234/journal.5678", FIRST["arxiv_id"])
+
+
+def test_the_profile_reaches_nothing_outside_loopback(ext_connected):
+    """The Firefox the tests drive sends every request for another host to the suite's proxy,
+    which refuses it: no page, no DNS query, leaves the machine."""
+    ext, _server = ext_connected
+    if ext.name != "firefox":
+        pytest.skip("Firefox's profile")
+    sites = ext.firefox.sites
+    page = ext.new_page()
+    for url in ("http://example.com/", "https://example.org/"):
+        try:
+            page.goto(url)
+        except Exception:  # noqa: BLE001 (Firefox's error page for a refused proxy request)
+            pass
+    refused = {(method, status) for method, target, status in sites.requests
+               if "example." in target}
+    assert refused == {("GET", 403), ("CONNECT", 403)}, sites.requests[-5:]
+    assert page.count("[data-papershelf-paper]") == 0
