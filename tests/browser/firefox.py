@@ -48,6 +48,7 @@ def marionette_driver():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         import marionette_driver.addons
+        import marionette_driver.errors
         import marionette_driver.marionette
 
     return marionette_driver
@@ -603,19 +604,22 @@ class FirefoxPage:
             script_args=[fn, arg], sandbox=None)
 
     def wait_for_function(self, fn, arg=None, timeout=None):
+        """Until `fn(arg)` is truthy in the page (its value). A page between two documents, or a
+        function that throws because what it reads is not there yet, is tried again."""
+        errors = marionette_driver().errors
         deadline = time.monotonic() + (timeout or self.default_timeout)
+        last_error = None
         while True:
             try:
                 value = self.evaluate(fn, arg)
-            except Exception as err:  # noqa: BLE001 (a page between two documents)
-                if "NoSuchFrame" in type(err).__name__ or "JavascriptException" in type(err).__name__:
-                    value = None
-                else:
-                    raise
+            except (errors.JavascriptException, errors.NoSuchFrameException,
+                    errors.NoSuchWindowException, LookupError) as err:
+                value, last_error = None, err
             if value:
                 return value
             if time.monotonic() > deadline:
-                raise AssertionError(f"timed out waiting for {fn.strip()[:200]}")
+                said = f" (last: {str(last_error).splitlines()[0]})" if last_error else ""
+                raise AssertionError(f"timed out waiting for {fn.strip()[:200]}{said}")
             time.sleep(0.1)
 
     def _element(self, selector, nth=0):
