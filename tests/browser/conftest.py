@@ -4,8 +4,8 @@ process on a free loopback port with a temporary data dir. Nothing is mocked: th
 background worker talks HTTP to the real server.
 
 Firefox too (`firefox`, one Firefox ESR per run over Marionette, tests/browser/firefox.py), with
-the same pages served over TLS by a loopback proxy; `ext` yields either browser behind one surface
-(tests/browser/drivers.py), so that a flow test runs in both.
+the same pages served over TLS by a loopback proxy (tests/browser/sites.py); `ext` yields either
+browser behind one surface (tests/browser/drivers.py), so that a flow test runs in both.
 
 Without Chromium (or Playwright) the tests skip, or fail when CI sets PAPERSHELF_REQUIRE=browser;
 without Firefox ESR (or marionette-driver), likewise with PAPERSHELF_REQUIRE=firefox.
@@ -211,10 +211,11 @@ def firefox_session(tmp_path_factory):
     over TLS at their real URLs; each test gets the extension freshly installed (`firefox`)."""
     binary = _require_firefox()
     import firefox
+    import sites as fixture_sites
 
     work = tmp_path_factory.mktemp("firefox")
-    certs = firefox.make_certificates(work / "tls")
-    sites = firefox.FixtureSites(_route_page, certs)
+    certs = fixture_sites.make_certificates(work / "tls")
+    sites = fixture_sites.FixtureSites(_route_page, certs)
     try:
         browser = firefox.Firefox(binary, work, sites, certs["ca_der_b64"])
     except BaseException:

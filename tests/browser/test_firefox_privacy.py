@@ -20,6 +20,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.parametrize("ext", BROWSERS, indi
               pytest.mark.parametrize("server", STORES, indirect=True)]
 
 PAPERS = expected_papers()
+TITLES = {p["arxiv_id"]: p["title"] for p in PAPERS}
 PAPER = '[data-papershelf-paper="{}"]'
 SAVE = PAPER + ' [data-papershelf-action="save"]'
 FRAME = "iframe[data-papershelf-frame]"
@@ -46,6 +47,9 @@ def open_notes(page, arxiv_id):
     page.wait_for(FRAME, visible=True)
     frame = page.frame(FRAME)
     frame.wait_for("textarea[data-papershelf-note-input]")
+    # Bound to the paper (its title shown), as a user sees it before writing.
+    frame.wait_for_function("t => document.querySelector('#paper-title').textContent === t",
+                            TITLES[arxiv_id])
     return frame
 
 
