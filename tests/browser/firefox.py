@@ -95,6 +95,8 @@ def profile_prefs(marionette_port, proxy_port, download_dir):
         "toolkit.telemetry.server": "",
         "toolkit.telemetry.archive.enabled": False,
         "app.normandy.enabled": False,
+        "messaging-system.rsexperimentloader.enabled": False,
+        "browser.backup.scheduled.enabled": False,
         "app.shield.optoutstudies.enabled": False,
         "app.update.disabledForTesting": True,
         "app.update.auto": False,
