@@ -23,7 +23,7 @@ export default [
     languageOptions: { sourceType: "script" },
   },
   {
-    files: ["tests/extension/**/*.js", "eslint.config.js"],
+    files: ["tests/extension/**/*.js", "scripts/**/*.mjs", "eslint.config.js"],
     languageOptions: { ecmaVersion: 2024, sourceType: "module", globals: { ...globals.node } },
   },
   {

@@ -1,8 +1,8 @@
 """Skip-or-fail for tests that need something outside Python.
 
-On a laptop without Chromium, Node or PostgreSQL those tests are skipped with a reason.
-CI sets ``PAPERSHELF_REQUIRE`` (a comma list of ``browser``, ``postgres``, ``node``, ``latex``,
-or ``all``) and then a missing piece fails the run instead of silently skipping it.
+On a laptop without Chromium, Firefox, Node or PostgreSQL those tests are skipped with a reason.
+CI sets ``PAPERSHELF_REQUIRE`` (a comma list of ``browser``, ``firefox``, ``postgres``, ``node``,
+``latex``, or ``all``) and then a missing piece fails the run instead of silently skipping it.
 """
 
 import os

@@ -165,3 +165,13 @@ export async function testConnection({ serverUrl, token, fetch: fetchImpl = glob
   }
   return { ok: true, kind: "ok", message: `Connected to papershelf ${health.version || ""} at ${base}.`.replace("  ", " "), version: health.version };
 }
+
+/**
+ * What to say when the extension and the server are not the same release (both carry the server
+ * package's one version number; the build stamps it into the extension): "" when they agree or
+ * the server's is not known.
+ */
+export function versionMismatch(extensionVersion, serverVersion) {
+  if (!extensionVersion || !serverVersion || extensionVersion === serverVersion) return "";
+  return `The extension is version ${extensionVersion} and the server ${serverVersion}: they do not match. Install the extension built for this server (npm run build), or update the server.`;
+}

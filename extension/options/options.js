@@ -1,9 +1,9 @@
 /** Options page: server URL and token in chrome.storage.local; "Test connection" asks the
  * background worker, which names the failure (server down, wrong URL, wrong token). Any server
  * works through CORS (no host permission is asked for); plain HTTP to another machine is warned
- * about. */
+ * about. The extension's version and the server's are shown, with a warning when they differ. */
 
-import { DEFAULT_SERVER_URL, normalizeServerUrl, transportWarning } from "../lib/api.js";
+import { DEFAULT_SERVER_URL, normalizeServerUrl, transportWarning, versionMismatch } from "../lib/api.js";
 import { MessageType, resultOf } from "../lib/messages.js";
 
 const form = document.getElementById("form");
@@ -11,6 +11,10 @@ const serverUrl = document.getElementById("serverUrl");
 const token = document.getElementById("token");
 const result = document.getElementById("result");
 const transport = document.getElementById("transport");
+const serverVersion = document.getElementById("server-version");
+const versionWarning = document.getElementById("version-warning");
+const EXTENSION_VERSION = chrome.runtime.getManifest().version;
+let checks = 0; // connection checks the user asked for
 
 function show(kind, message) {
   result.dataset.kind = kind;
@@ -23,19 +27,39 @@ function warnAboutTransport() {
   transport.textContent = warning;
 }
 
+/** The versions line: this extension's, and the server's once a connection check told it. */
+function showVersions(server) {
+  document.getElementById("extension-version").textContent = `Extension ${EXTENSION_VERSION}`;
+  serverVersion.textContent = server ? `server ${server}` : "server: test the connection to see its version";
+  serverVersion.dataset.version = server || "";
+  const warning = versionMismatch(EXTENSION_VERSION, server);
+  versionWarning.hidden = !warning;
+  versionWarning.textContent = warning;
+}
+
+function checkConnection(url, key) {
+  return chrome.runtime.sendMessage({ type: MessageType.TEST_CONNECTION, payload: { serverUrl: url, token: key } });
+}
+
 async function load() {
   const s = await chrome.storage.local.get(["serverUrl", "token"]);
   serverUrl.value = s.serverUrl || DEFAULT_SERVER_URL;
   token.value = s.token || "";
   warnAboutTransport();
+  showVersions(null);
+  if (s.token) {
+    // Quietly: the saved server's version, without a verdict in the result line (and unless the
+    // user checked another server meanwhile).
+    const asked = checks;
+    const answer = await checkConnection(serverUrl.value, token.value).catch(() => null);
+    if (asked === checks && answer && answer.ok && answer.result.ok) showVersions(answer.result.version);
+  }
 }
 
 async function test() {
+  checks += 1;
   show("", "Testing…");
-  const answer = await chrome.runtime.sendMessage({
-    type: MessageType.TEST_CONNECTION,
-    payload: { serverUrl: serverUrl.value, token: token.value.trim() },
-  });
+  const answer = await checkConnection(serverUrl.value, token.value.trim());
   let check;
   try {
     check = resultOf(answer, "The extension did not answer.");
@@ -44,6 +68,7 @@ async function test() {
     return false;
   }
   show(check.kind, check.message);
+  if (check.ok) showVersions(check.version);
   return check.ok;
 }
 

@@ -3,7 +3,12 @@ their real URLs (alphaxiv.org, arxiv.org) by Playwright routing, and a real `pap
 process on a free loopback port with a temporary data dir. Nothing is mocked: the extension's
 background worker talks HTTP to the real server.
 
-Without Chromium (or Playwright) the tests skip, or fail when CI sets PAPERSHELF_REQUIRE=browser.
+Firefox too (`firefox`, one Firefox ESR per run over Marionette, tests/browser/firefox.py), with
+the same pages served over TLS by a loopback proxy (tests/browser/sites.py); `ext` yields either
+browser behind one surface (tests/browser/drivers.py), so that a flow test runs in both.
+
+Without Chromium (or Playwright) the tests skip, or fail when CI sets PAPERSHELF_REQUIRE=browser;
+without Firefox ESR (or marionette-driver), likewise with PAPERSHELF_REQUIRE=firefox.
 """
 
 import json
@@ -171,3 +176,83 @@ def connected(browser, server):
     sw.evaluate("([serverUrl, token]) => chrome.storage.local.set({serverUrl, token})",
                 [server.base, server.token])
     return context, sw, server
+
+
+# ---- Firefox (tests/browser/firefox.py), and both browsers behind one surface (drivers.py) ----
+
+
+def _require_firefox():
+    """firefox-esr at least the manifest's strict_min_version, marionette-driver and openssl, or a
+    skip (a fail under PAPERSHELF_REQUIRE=firefox) saying which is missing."""
+    import firefox
+
+    binary = firefox.firefox_binary()
+    if not binary:
+        require_or_skip("firefox", "Firefox is not installed (apt-get install firefox-esr)")
+    gecko = json.loads((EXTENSION / "manifest.json").read_text())[
+        "browser_specific_settings"]["gecko"]
+    least = tuple(int(x) for x in gecko["strict_min_version"].split(".")[:2])
+    have = firefox.firefox_version(binary)
+    if have < least:
+        require_or_skip("firefox", f"{binary} is Firefox {have[0]}.{have[1]}, below the manifest's "
+                        f"strict_min_version {gecko['strict_min_version']}")
+    try:
+        firefox.marionette_driver()
+    except ImportError:
+        require_or_skip("firefox", "marionette-driver (PyPI) is not installed")
+    if not shutil.which("openssl"):
+        require_or_skip("firefox", "openssl is not installed (it makes the fixture sites' certificate)")
+    return binary
+
+
+@pytest.fixture(scope="session")
+def firefox_session(tmp_path_factory):
+    """One headless Firefox for the whole run (a start costs seconds), serving the fixture pages
+    over TLS at their real URLs; each test gets the extension freshly installed (`firefox`)."""
+    binary = _require_firefox()
+    import firefox
+    import sites as fixture_sites
+
+    work = tmp_path_factory.mktemp("firefox")
+    certs = fixture_sites.make_certificates(work / "tls")
+    sites = fixture_sites.FixtureSites(_route_page, certs)
+    try:
+        browser = firefox.Firefox(binary, work, sites, certs["ca_der_b64"])
+    except BaseException:
+        sites.close()
+        raise
+    yield browser
+    browser.quit()
+    sites.close()
+
+
+@pytest.fixture
+def firefox(firefox_session):
+    """Firefox with the unpacked extension just installed (a temporary add-on: nothing of the last
+    test's storage, tabs or background state is left)."""
+    firefox_session.install_extension(EXTENSION)
+    try:
+        yield firefox_session
+    finally:
+        firefox_session.reset()
+        firefox_session.sites.reset()
+        firefox_session.uninstall_extension()
+
+
+@pytest.fixture(params=["chromium", "firefox"])
+def ext(request):
+    """The browser with the extension, as drivers.py's one surface: each flow test that takes it
+    runs in Chromium and in Firefox (a module may narrow the list with an indirect parametrize)."""
+    import drivers
+
+    if request.param == "chromium":
+        return drivers.ChromiumExtension(*request.getfixturevalue("browser"))
+    return drivers.FirefoxExtension(request.getfixturevalue("firefox"))
+
+
+@pytest.fixture
+def ext_connected(ext, server):
+    """`ext` with its options set to this server and its token: (ext, server)."""
+    ext.background("([serverUrl, token]) => chrome.storage.local.set({serverUrl, token})",
+                   [server.base, server.token])
+    return ext, server

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createClient, isLoopbackUrl, normalizeServerUrl, testConnection, transportWarning } from "../../extension/lib/api.js";
+import { createClient, isLoopbackUrl, normalizeServerUrl, testConnection, transportWarning, versionMismatch } from "../../extension/lib/api.js";
 
 /** A fetch that answers like a server would: routes → [status, body]. */
 function fakeFetch(routes, seen = []) {
@@ -121,4 +121,13 @@ test("the panel's calls: one paper, a highlight's comment, the BibTeX of some pa
   assert.equal(new URL(seen[2].url).search, "?format=bibtex&ids=a1%2Cb2");
   await api.exportFile();
   assert.equal(new URL(seen[3].url).search, "?format=bibtex");
+});
+
+test("the extension's version against the server's: one number, said when they differ", () => {
+  assert.equal(versionMismatch("0.1.0", "0.1.0"), "");
+  assert.equal(versionMismatch("0.1.0", undefined), "", "not known yet: nothing to say");
+  assert.equal(versionMismatch("0.1.0", ""), "");
+  const said = versionMismatch("0.1.0", "0.2.0");
+  assert.match(said, /extension is version 0\.1\.0 and the server 0\.2\.0: they do not match/);
+  assert.notEqual(versionMismatch("0.1.0", "0.1.0.post1"), "", "no guessing which releases agree");
 });
