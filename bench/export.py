@@ -22,13 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
-from papershelf.formats.bibtex import (  # noqa: E402
-    _keywords,
-    annotation_text,
-    entry_fields,
-    write_bibtex,
-)
-from papershelf.formats.names import bibtex_name  # noqa: E402
+from papershelf.domain.names import bibtex_name  # noqa: E402
+from papershelf.formats import annotation_text  # noqa: E402
+from papershelf.formats.bibtex_write import _keywords, entry_fields, write_bibtex  # noqa: E402
 
 WORDS = (
     "agent agents policy optimization reinforcement learning language model reward tool use "

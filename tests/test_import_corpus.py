@@ -28,7 +28,7 @@ RENAMED = {"messy_syntax.bib": {"vaswani2017"}}
 
 
 def decoded(path: Path) -> str:
-    from papershelf.services.transfer import decode_upload
+    from papershelf.formats.upload import decode_upload
 
     return decode_upload(path.read_bytes())
 

@@ -9,10 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from papershelf.formats import FormatError
-from papershelf.formats.bibtex import annotation_text, read_bibtex, write_biblatex, write_bibtex
-from papershelf.formats.latex import as_exported, decode_latex, encode_latex, encode_title
-from papershelf.formats.names import name_parts, parse_bibtex_names
+from papershelf.domain.latex import as_exported, decode_latex, encode_latex, encode_title
+from papershelf.domain.names import name_parts, parse_bibtex_names
+from papershelf.formats import FormatError, annotation_text
+from papershelf.formats.bibtex_read import read_bibtex
+from papershelf.formats.bibtex_write import write_biblatex, write_bibtex
 from tests.fixtures.records import ugly_records
 
 WRITERS = {"bibtex": write_bibtex, "biblatex": write_biblatex}

@@ -35,12 +35,11 @@ from papershelf.domain.identifiers import (
     normalize_doi,
     normalize_url,
 )
+from papershelf.domain.latex import decode_latex, encode_latex
+from papershelf.domain.names import NameParts, display_name, name_parts
 from papershelf.domain.record import new_record
 
-from . import FormatError, is_journal_article, journal_doi, venue
-from .bibtex import annotation_text
-from .latex import decode_latex, encode_latex
-from .names import NameParts, display_name, name_parts
+from . import FormatError, annotation_text, is_journal_article, journal_doi, venue
 
 # BibTeX entry type -> CSL type
 TYPES = {

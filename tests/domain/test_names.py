@@ -7,9 +7,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from papershelf.formats.citekey import make_citation_key
-from papershelf.formats.latex import decode_latex
-from papershelf.formats.names import (
+from papershelf.domain.citekey import make_citation_key
+from papershelf.domain.latex import decode_latex
+from papershelf.domain.names import (
     NameParts,
     bibtex_name,
     display_name,
