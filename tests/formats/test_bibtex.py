@@ -132,7 +132,7 @@ def test_authors_are_last_first_and_a_cut_list_ends_in_and_others():
 
 def test_organisations_are_braced_whole():
     fields = one(by_key("x2026accurate"))
-    assert fields["author"] == "{Qwen Team} and OpenAI and {Google DeepMind}"
+    assert fields["author"] == "{Qwen Team} and {OpenAI} and {Google DeepMind}"
 
 
 def test_pybtex_reads_the_names_as_people_and_organisations():

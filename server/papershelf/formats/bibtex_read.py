@@ -24,7 +24,7 @@ from papershelf.domain.identifiers import (
     normalize_doi,
     normalize_url,
 )
-from papershelf.domain.latex import decode_latex
+from papershelf.domain.latex import balanced, decode_latex
 from papershelf.domain.names import parse_bibtex_names, split_at_depth0
 from papershelf.domain.record import new_record
 
@@ -38,6 +38,7 @@ from .bibtex_write import (
     entry_fields,
     fingerprint,
 )
+from .edtf import day_of, more_than_a_date, read_edtf
 
 _MONTH_NAMES = {m: i + 1 for i, m in enumerate(MONTHS)}
 _MONTH_NAMES.update({
@@ -50,6 +51,7 @@ _MONTH_WORD = re.compile(r"[a-z]+|\d+")
 _KEYWORD_SEP = re.compile(r"\s*[,;]\s*")
 _NOTE_FIELDS = ("annote", "annotation")
 _URL_MACRO = re.compile(r"^\\(?:url|path|href)\s*\{(.*)\}$", re.DOTALL)
+_SCHEMELESS = re.compile(r"^(?:www\.|[a-z0-9-]+(?:\.[a-z0-9-]+)+/)", re.IGNORECASE)  # doi.acm.org/…
 _ESCAPED = re.compile(r"\\([_%&#$~])(?:\{\})?")
 
 
@@ -58,16 +60,8 @@ def _text(latex: str) -> str:
     return decode_latex(latex).strip()
 
 
-def _days_in(year: int, month: int) -> int:
-    if month == 2:
-        return 29 if year % 4 == 0 and (year % 100 or year % 400 == 0) else 28
-    return 30 if month in (4, 6, 9, 11) else 31
-
-
 def _day_of(year: int, month: int | None, day: str | None) -> int | None:
-    if month is None or not day or not day.isdigit():
-        return None
-    return int(day) if 1 <= int(day) <= _days_in(year, month) else None
+    return day_of(year, month, int(day)) if day and day.isdigit() else None
 
 
 def _month(raw: str) -> int | None:
@@ -82,23 +76,30 @@ def _month(raw: str) -> int | None:
     return _MONTH_NAMES.get(value) or _MONTH_NAMES.get(value[:3]) if len(value) >= 3 else None
 
 
-def _published(fields: dict[str, str]) -> tuple[str | None, str | None, set[str]]:
-    """``(date, precision, fields read)`` of an entry: BibLaTeX's ``date`` (ISO 8601/EDTF: a
-    season or an interval gives its year) or ``year``/``month``/``day``; what does not say a date
-    (a season in ``month``, "in press") is not read, and stays as written."""
+def _published(fields: dict[str, str]) -> tuple[str | None, str | None, set[str], str | None]:
+    """``(date, precision, fields read, the date as written when it says more than the store
+    holds)`` of an entry: BibLaTeX's ``date`` (EDTF: a season or an interval gives its year, a
+    year before the common era none) or ``year``/``month``/``day``; what does not say a date (a
+    season in ``month``, "in press") is not read, and stays as written."""
     if "date" in fields:
-        m = _EDTF.match(_text(fields["date"]))
+        text = " ".join(fields["date"].replace("{", "").replace("}", "").split())  # "~" is EDTF's
+        edtf = read_edtf(text)
+        if edtf is not None and edtf.published is None:
+            return None, None, {"date"}, text
+        # a year (month, day) beside the date says the same, for BibTeX's styles
+        beside = {"date"} | ({"year", "month", "day"} & set(fields))
+        if edtf is not None:
+            return edtf.published, edtf.precision, beside, None if edtf.exact else text
+        m = _EDTF.match(text)  # a date with more after it (a time of day)
         if m:
             year = int(m[1])
             month = int(m[2]) if m[2] and 1 <= int(m[2]) <= 12 else None
             day = _day_of(year, month, m[3])
             precision = None if day else "month" if month else "year"
-            # a year (month, day) beside the date says the same, for BibTeX's styles
-            return (f"{year:04d}-{month or 1:02d}-{day or 1:02d}", precision,
-                    {"date"} | ({"year", "month", "day"} & set(fields)))
+            return f"{year:04d}-{month or 1:02d}-{day or 1:02d}", precision, beside, None
     m = _YEAR.search(_text(fields.get("year", "")))
     if not m:
-        return None, None, set()
+        return None, None, set(), None
     year, used = int(m[1]), {"year"}
     month = _month(fields["month"]) if "month" in fields else None
     if month:
@@ -107,7 +108,7 @@ def _published(fields: dict[str, str]) -> tuple[str | None, str | None, set[str]
     if day:
         used.add("day")
     precision = None if day else "month" if month else "year"
-    return f"{year:04d}-{month or 1:02d}-{day or 1:02d}", precision, used
+    return f"{year:04d}-{month or 1:02d}-{day or 1:02d}", precision, used, None
 
 
 def _identifier_text(raw: str) -> str:
@@ -116,7 +117,10 @@ def _identifier_text(raw: str) -> str:
     m = _URL_MACRO.match(text)
     if m:
         text = m[1]
-    return _ESCAPED.sub(r"\1", text).replace("{}", "").strip()
+    text = _ESCAPED.sub(r"\1", text).replace("{}", "").strip()
+    while len(text) > 1 and text[0] == "{" and text[-1] == "}" and balanced(text[1:-1]):
+        text = text[1:-1].strip()  # {10.1016/j.x}: braces that protect nothing
+    return text
 
 
 def _first_valid(text: str, normalize) -> str | None:
@@ -150,7 +154,7 @@ def _arxiv(entry: _Entry) -> tuple[str | None, int | None]:
     prefix = _text(fields.get("archiveprefix") or fields.get("eprinttype") or "").lower()
     eprint = fields.get("eprint", "") if prefix in ("", "arxiv") else ""
     found = find_arxiv_id(_identifier_text(eprint), _identifier_text(fields.get("url", "")),
-                          _identifier_text(fields.get("doi", "")))
+                          *_dois(entry))
     if found[0] and eprint:
         entry.used.update(n for n in ("eprint", "archiveprefix", "eprinttype") if n in fields)
     return found
@@ -163,7 +167,7 @@ def _identifier(entry: _Entry, name: str, normalize, of_arxiv, what: str, arxiv_
         return None
     text = _identifier_text(entry.fields[name])
     value = _first_valid(text, normalize)
-    if value is None and text.lower().startswith("www."):
+    if value is None and name == "url" and _SCHEMELESS.match(text):
         value = _first_valid("http://" + text, normalize)  # as browsers read it
     if value or (arxiv_id and of_arxiv(text)):
         entry.used.add(name)
@@ -174,6 +178,18 @@ def _identifier(entry: _Entry, name: str, normalize, of_arxiv, what: str, arxiv_
     return value
 
 
+def _dois(entry: _Entry) -> list[str]:
+    """The DOIs the entry gives, by the one DOI rule: its ``doi`` field, then its ``url`` when
+    that is a resolver's address (``http://dx.doi.org/10.…``, ``http://doi.acm.org/10.…``)."""
+    found = []
+    for name in ("doi", "url"):
+        if name in entry.fields:
+            doi = _first_valid(_identifier_text(entry.fields[name]), normalize_doi)
+            if doi:
+                found.append(doi)
+    return found
+
+
 def _record(entry: _Entry) -> dict:
     fields, take = entry.fields, entry.take
     authors, more = parse_bibtex_names(take("author")) if "author" in fields else ([], 0)
@@ -181,8 +197,12 @@ def _record(entry: _Entry) -> dict:
     arxiv_id, version = _arxiv(entry)
     doi = _identifier(entry, "doi", normalize_doi, is_arxiv_doi, "a DOI", arxiv_id)
     url = _identifier(entry, "url", normalize_url, is_arxiv_url, "an http(s) or ftp URL", arxiv_id)
-    published, precision, dated = _published(fields)
+    if doi is None and not arxiv_id:
+        doi = next((d for d in _dois(entry) if not is_arxiv_doi(d)), None)  # a resolver's URL
+    published, precision, dated, as_written = _published(fields)
     entry.used |= dated
+    if as_written is not None:
+        entry.problem("date", more_than_a_date(as_written, published))
     for name in ("year", "month", "day", "date"):
         if name in fields and name not in dated:
             entry.problem(name, f"not a date: {_text(fields[name])[:100]!r} (kept as written)")
@@ -357,17 +377,26 @@ def read_bibtex(text: str) -> tuple[list[dict], list[dict]]:
             strings[block.key.lower()] = _resolve(str(block.value), strings, [])
         except _TooLong:
             strings[block.key.lower()] = _TOO_LONG_MACRO
-    entries: list[Entry] = []
+    entries: list[tuple[Entry, dict[str, list[str]]]] = []
     problems: list[dict] = []
     failed = []
+    lines = _line_starts(text)
+    mended_to = -1  # the last line of an entry mended below: the parser's blocks in it are its
     for block in library.blocks:
         if isinstance(block, DuplicateFieldKeyBlock | DuplicateBlockKeyBlock):
             block = block.ignore_error_block
+        if (block.start_line or 0) <= mended_to:
+            continue
         if isinstance(block, ParsingFailedBlock) or (
                 isinstance(block, Entry) and _too_deep(block.raw or "")):
-            failed.append(block)
+            mended = _mended(text, lines, block) if isinstance(block, ParsingFailedBlock) else None
+            if mended:
+                entries.append(mended[:2])
+                mended_to = mended[2]
+            else:
+                failed.append(block)
         elif isinstance(block, Entry):
-            entries.append(block)
+            entries.append((block, {}))
     for block in failed:
         line = (block.start_line or 0) + 1
         problems.append({"key": _entry_key(block.raw) or f"line {line}",
@@ -379,8 +408,8 @@ def read_bibtex(text: str) -> tuple[list[dict], list[dict]]:
             raise FormatError(f"not valid BibTeX: {problems[0]['reason']}")
         raise FormatError("not BibTeX: the file has no entries")
     records = []
-    for index, block in enumerate(entries):
-        record, entry_problems = _read_entry(block, strings, index)
+    for index, (block, mended) in enumerate(entries):
+        record, entry_problems = _read_entry(block, strings, index, mended)
         if record is None:
             problems.append(entry_problems)
             continue
@@ -390,12 +419,101 @@ def read_bibtex(text: str) -> tuple[list[dict], list[dict]]:
     return records, problems
 
 
-def _read_entry(block, strings: dict[str, str], index: int) -> tuple[dict | None, dict | None]:
-    """One entry: its record (None when it has no title) and what to report about it."""
+# ---- entries BibTeX reads that the parser does not -------------------------------------------
+
+_NO_KEY = "papershelf-entry-without-key"  # stands in while the parser reads a keyless entry
+_ENTRY_OPEN = re.compile(r"\s*@\s*\w+\s*[{(]")
+_KEYLESS = re.compile(r"\s*(?:(,)|[^\s,={}()\"#]+\s*=)")
+
+
+def _line_starts(text: str) -> list[int]:
+    starts = [0]
+    starts += [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+    return starts
+
+
+def _mended(text: str, lines: list[int], block):
+    """An entry the parser refuses but BibTeX reads, once mended: one without a key (EndNote
+    writes ``@article{,`` or ``@article{ title = …``), or with an empty field between two commas
+    (``title = {X},, year = 2001``). ``(entry, {what: [why]}, its last line)``, or None for
+    anything else. (The parser stops at the fault; the entry is taken from the text, up to the
+    brace that closes it.)"""
+    import bibtexparser
+    from bibtexparser.model import Entry
+
+    line = block.start_line or 0
+    start = text.find("@", lines[line] if line < len(lines) else len(text))
+    opened = _ENTRY_OPEN.match(text, start) if start >= 0 else None
+    end = _closing(text, opened.end() - 1) if opened else None
+    if end is None:
+        return None
+    at = opened.end()
+    mended, repairs = text[start:at], {}
+    keyless = _KEYLESS.match(text, at, end)
+    if keyless:  # (reported with every entry without a key)
+        mended += _NO_KEY + ("" if keyless[1] else ",")
+    mended += _without_empty_fields(text[at:end + 1], repairs)
+    if not repairs and not keyless:
+        return None
+    blocks = bibtexparser.parse_string(mended, parse_stack=[]).blocks
+    if len(blocks) != 1 or not isinstance(blocks[0], Entry):
+        return None
+    return blocks[0], repairs, line + text.count("\n", start, end)
+
+
+def _closing(text: str, opening: int) -> int | None:
+    """Where the brace (or parenthesis) at ``opening`` is closed, braces counted as BibTeX
+    counts them; None when it never is."""
+    close = "}" if text[opening] == "{" else ")"
+    depth = 0
+    for i in range(opening + 1, len(text)):
+        ch = text[i]
+        if ch == "{":
+            depth += 1
+        elif ch == "}" and depth:
+            depth -= 1
+        elif ch == close and depth == 0:
+            return i
+        elif ch == "@" and depth == 0 and text[i - 1] == "\n":
+            return None  # the next entry: this one never closed
+    return None
+
+
+def _without_empty_fields(body: str, repairs: dict) -> str:
+    """An entry's body with each empty field (a comma that follows a comma, outside any value)
+    left out, and said in ``repairs``."""
+    out, depth, quoted, last = [], 0, False, ""
+    for ch in body:
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif ch == '"' and depth == 0:
+            quoted = not quoted
+        if depth == 0 and not quoted and ch == ",":
+            if last == ",":
+                repairs.setdefault("@syntax", []).append(
+                    "an empty field between two commas (skipped)")
+                continue
+        if not ch.isspace():
+            last = ch
+        out.append(ch)
+    return "".join(out)
+
+
+def _read_entry(block, strings: dict[str, str], index: int,
+                mended: dict[str, list[str]]) -> tuple[dict | None, dict | None]:
+    """One entry: its record (None when it has no title) and what to report about it (with
+    ``mended``: what was mended for the parser to read it)."""
     key = (block.key or "").strip()
+    if key == _NO_KEY:
+        key = ""
     fields: dict[str, str] = {}
     undefined: list[str] = []
     entry = _Entry(key, block.entry_type.strip().lower(), fields)
+    entry.problems.update({name: list(why) for name, why in mended.items()})
+    if not key:
+        entry.problem("@key", "the entry has no citation key: one is made from the key formula")
     for field in block.fields:
         name = field.key.strip().lower()
         try:

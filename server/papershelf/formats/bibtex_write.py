@@ -136,7 +136,7 @@ def _raw(value: str, utf8: bool) -> str:
     return " ".join(text.split()) if _LINE_AT.search(text) else text
 
 
-def _kept(record: dict, name: str) -> str | None:
+def kept_as_written(record: dict, name: str) -> str | None:
     """The file's own writing of modelled field ``name``, while the record still has the values
     it was read as; else None."""
     kept = (record.get("verbatim") or {}).get(name)
@@ -255,7 +255,7 @@ def _with_fields_as_written(record, fields, extra, verbatim, biblatex, abstract,
     for name, value in fields:
         canonical = CANONICAL.get(name.lower(), name.lower())
         if verbatim and canonical in SOURCES:
-            kept = _kept(record, canonical)
+            kept = kept_as_written(record, canonical)
             raw = _raw(kept, utf8) if kept is not None else None
             # names that stay UTF-8 in LaTeX output (CJK) are written papershelf's way, each
             # word one special character: styles cut names into labels (see domain.names)
@@ -265,7 +265,7 @@ def _with_fields_as_written(record, fields, extra, verbatim, biblatex, abstract,
         written.add(canonical)
     for canonical in sorted(verbatim or ()):
         if canonical not in written and canonical in SOURCES and (abstract or canonical != "abstract"):
-            kept = _kept(record, canonical)
+            kept = kept_as_written(record, canonical)
             if kept is not None and not (biblatex and canonical in ("year", "month", "day")):
                 name = BIBLATEX_NAMES.get(canonical, canonical) if biblatex else canonical
                 out.append((name, "{" + _raw(kept, utf8) + "}"))
