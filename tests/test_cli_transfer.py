@@ -113,14 +113,15 @@ def test_import_says_what_it_skipped_and_what_it_imported_without_a_field(cli, t
 
 
 @pytest.fixture
-def cli_on(tmp_path, database_url):
-    """``papershelf …`` in a child process on this test's store (SQLite or PostgreSQL)."""
+def cli_on(tmp_path):
+    """``papershelf …`` in a child process, as a user runs it, on a new SQLite store."""
+    env = {k: v for k, v in os.environ.items() if k != "PAPERSHELF_DATABASE_URL"}
 
     def run(*args):
         return subprocess.run(
             [sys.executable, "-m", "papershelf", *args, "--data-dir", str(tmp_path / "data")],
             capture_output=True, text=True, timeout=120,
-            env={**os.environ, "PAPERSHELF_ARXIV_API": "off", "PAPERSHELF_DATABASE_URL": database_url})
+            env={**env, "PAPERSHELF_ARXIV_API": "off"})
 
     return run
 

@@ -378,11 +378,13 @@ def bibtex_name(name: str, utf8: bool = False) -> str:
     if not name.isprintable():
         name = as_exported(name)  # control characters are spaces in an export
     words = name.split()
-    if (1 < len(words) < 4 and name.isascii() and all(w[0].isupper() for w in words)
-            and words[-1].lower() not in SUFFIXES and encode_latex(name) is name
-            and "," not in name and not is_organisation(name)):
-        # the common case, "Wei Jiang": no von, no jr, nothing to encode (an export spends a
-        # good part of its time on names; the general way below gives the same)
+    if (1 < len(words) < 4 and name.isascii() and words[0] != "The"
+            and all(w[0].isupper() and w[1:].islower() and w.lower() not in _ORG_WORDS
+                    for w in words)
+            and words[-1].lower() not in SUFFIXES and encode_latex(name) is name):
+        # the common case, "Wei Jiang": capitalized words (so no acronym, no von), no jr,
+        # nothing to encode, no word of an institution's (an export spends a good part of its
+        # time on names; the general way below gives the same)
         return f"{words[-1]}, {' '.join(words[:-1])}"
     parts = name_parts(name)
     return "{}" if parts is None else format_bibtex_name(parts, utf8)
