@@ -216,10 +216,12 @@ def bench_http(records: list[dict], repeat: int) -> tuple[float, float]:
     """(our GET /api/export, bibtexparser's writer on the same stored entries), best of each."""
     import tempfile
 
+    from papershelf.app import tune_gc
     from papershelf.testing import serve_in_thread
 
     with tempfile.TemporaryDirectory(prefix="papershelf-bench-export-") as data_dir:
         app, token = stored_library(records, data_dir)
+        tune_gc()  # as papershelf serve runs (both sides of the ratio run under it)
         stored = http_records(app)
         with serve_in_thread(app, threads=4) as base:
             time_http(base, token)  # warm: the first answer fixes nothing, fills caches

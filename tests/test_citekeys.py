@@ -1,5 +1,5 @@
 """Citation keys: the user's formula, provisional keys that follow the metadata, fixed keys that
-never move by themselves, pinned keys, re-keying, imported keys (product §6), on both stores."""
+never move by themselves, pinned keys, re-keying, imported keys, on both stores."""
 
 import pytest
 

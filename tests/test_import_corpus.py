@@ -21,7 +21,7 @@ CSL_FILES = sorted(CORPUS.glob("*.json"))
 
 # What a round trip may change, and why (file -> {(key, field)}).
 ALLOWED_CHANGES: dict[str, set[tuple[str, str]]] = {
-    # a tag is at most 100 characters (product.md §4): the long one is dropped, and reported
+    # a tag is at most 100 characters (the API's limit): the long one is dropped, and reported
     "messy_syntax.bib": {("Cover1967", "keywords")},
 }
 # Keys an import must change (file -> keys): BibTeX takes vaswani2017 for Vaswani2017.

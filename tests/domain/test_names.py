@@ -153,6 +153,7 @@ def test_any_name_reads_back_into_the_same_parts(name):
 
 
 @pytest.mark.parametrize("name", ["Wei Jiang", "Aidan N. Gomez", "Martin Luther King Jr.",
-                                  "Meta AI", "Ludwig van Beethoven", "A B C D"])
+                                  "Meta AI", "Ludwig van Beethoven", "A B C D", "Smith, John",
+                                  "Ofir Press", "Qwen Team", "The Lab", "Wei Zhang42"])
 def test_the_fast_path_for_plain_names_writes_what_the_rules_write(name):
     assert bibtex_name(name) == format_bibtex_name(name_parts(name))

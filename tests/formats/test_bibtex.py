@@ -1,4 +1,4 @@
-"""BibTeX and BibLaTeX export (product.md §6) and BibTeX import, over the ugly corpus."""
+"""BibTeX and BibLaTeX export and BibTeX import, over the ugly corpus."""
 
 from __future__ import annotations
 

@@ -381,7 +381,8 @@ def bibtex_name(name: str, utf8: bool = False) -> str:
     if (1 < len(words) < 4 and name.isascii() and words[0] != "The"
             and all(w[0].isupper() and w[1:].islower() and w.lower() not in _ORG_WORDS
                     for w in words)
-            and words[-1].lower() not in SUFFIXES and encode_latex(name) is name):
+            and words[-1].lower() not in SUFFIXES and "," not in name
+            and encode_latex(name) is name):
         # the common case, "Wei Jiang": capitalized words (so no acronym, no von), no jr,
         # nothing to encode, no word of an institution's (an export spends a good part of its
         # time on names; the general way below gives the same)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Iterator
 
 from papershelf.domain.identifiers import (
     find_arxiv_id,
@@ -270,9 +271,10 @@ _quiet = logging.NullHandler()
 _MONTH_MACROS = {m: m for m in MONTHS}
 
 
-def _split_concatenation(raw: str) -> list[str]:
-    """A field's value split at BibTeX's ``#`` (outside braces and quotes)."""
-    parts, start, depth, quoted = [], 0, 0, False
+def _at_top(raw: str) -> Iterator[tuple[int, str, bool]]:
+    """``(index, character, outside any value)`` for each character of ``raw``: outside braces
+    and quotes, where BibTeX's ``#`` and ``,`` separate."""
+    depth, quoted = 0, False
     for i, ch in enumerate(raw):
         if ch == "{":
             depth += 1
@@ -280,7 +282,14 @@ def _split_concatenation(raw: str) -> list[str]:
             depth -= 1
         elif ch == '"' and depth == 0:
             quoted = not quoted
-        elif ch == "#" and depth == 0 and not quoted:
+        yield i, ch, depth == 0 and not quoted and ch not in '{}"'
+
+
+def _split_concatenation(raw: str) -> list[str]:
+    """A field's value split at BibTeX's ``#`` (outside braces and quotes)."""
+    parts, start = [], 0
+    for i, ch, top in _at_top(raw):
+        if ch == "#" and top:
             parts.append(raw[start:i])
             start = i + 1
     parts.append(raw[start:])
@@ -482,19 +491,11 @@ def _closing(text: str, opening: int) -> int | None:
 def _without_empty_fields(body: str, repairs: dict) -> str:
     """An entry's body with each empty field (a comma that follows a comma, outside any value)
     left out, and said in ``repairs``."""
-    out, depth, quoted, last = [], 0, False, ""
-    for ch in body:
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-        elif ch == '"' and depth == 0:
-            quoted = not quoted
-        if depth == 0 and not quoted and ch == ",":
-            if last == ",":
-                repairs.setdefault("@syntax", []).append(
-                    "an empty field between two commas (skipped)")
-                continue
+    out, last = [], ""
+    for _, ch, top in _at_top(body):
+        if ch == "," and top and last == ",":
+            repairs.setdefault("@syntax", []).append("an empty field between two commas (skipped)")
+            continue
         if not ch.isspace():
             last = ch
         out.append(ch)

@@ -87,7 +87,8 @@ def export():
     if group is not None:
         if args.pop("ids", None) is not None:
             raise ValidationFailed(fields={"ids": ["a group's export takes no ids"]})
-        chunks = groups.export_chunks(current_user(), group, fmt, **args)  # 404: not a member
+        # 404 for a non-member
+        chunks = transfer.in_chunks(groups.export_chunks(current_user(), group, fmt, **args))
     else:
         chunks = transfer.export_chunks(current_user(), fmt, **args)
     filename = export_filename(fmt, tag, datetime.now(UTC).date().isoformat())
