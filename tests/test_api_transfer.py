@@ -324,7 +324,7 @@ def test_backup_restores_losslessly(client, alice, bob, annotated):
     ("\ufeff@misc{k}".encode("utf-32"), "@misc{k}"),
 ])
 def test_uploads_are_decoded_as_bibtex_users_expect(data, text):
-    from papershelf.services.transfer import decode_upload
+    from papershelf.formats.upload import decode_upload
 
     assert decode_upload(data) == text
 
@@ -335,3 +335,65 @@ def test_a_windows_1252_file_imports(client, alice):
     assert r.json["created"] == 1, r.json
     (paper,) = client.get("/api/papers", headers=alice).json["items"]
     assert (paper["title"], paper["authors"]) == ("Über “smart quotes”", ["Jürgen Müller"])
+
+
+# ---- the export's one write comes before its first byte -------------------------------------
+
+REFUSE_PAPER_UPDATES = {
+    "sqlite": ["CREATE TRIGGER refuse_updates BEFORE UPDATE ON paper "
+               "BEGIN SELECT RAISE(ABORT, 'the store refuses writes'); END"],
+    "postgresql": [
+        "CREATE FUNCTION refuse_updates() RETURNS trigger LANGUAGE plpgsql AS "
+        "$$ BEGIN RAISE EXCEPTION 'the store refuses writes'; END $$",
+        "CREATE TRIGGER refuse_updates BEFORE UPDATE ON paper FOR EACH ROW "
+        "EXECUTE FUNCTION refuse_updates()"],
+}
+ALLOW_PAPER_UPDATES = {
+    "sqlite": ["DROP TRIGGER refuse_updates"],
+    "postgresql": ["DROP TRIGGER refuse_updates ON paper", "DROP FUNCTION refuse_updates()"],
+}
+
+
+def _run_sql(app, statements):
+    from papershelf.store.db import is_sqlite
+
+    database = app.extensions["papershelf_db"]
+    with database.connection_context():
+        for sql in statements[is_sqlite(database) and "sqlite" or "postgresql"]:
+            database.execute_sql(sql)
+
+
+def _stored_key_fixed(app, pid) -> bool:
+    from papershelf.store.models import Paper
+
+    with app.extensions["papershelf_db"].connection_context():
+        return Paper.get_by_id(pid).citation_key_fixed
+
+
+@pytest.mark.parametrize("path", ["/api/export", "/api/export?format=csljson", "feed"])
+def test_an_export_whose_key_write_fails_is_an_error_not_a_cut_file(app, client, alice, path):
+    """The export fixes its papers' keys before its first byte; when the store refuses that
+    write, the answer is the error shape (over a real server too), never a 200 cut short."""
+    from papershelf.testing import serve_in_thread
+    from tests.test_errors_and_security import assert_error
+
+    pid = save(client, alice, title="Untitled draft")["id"]  # no author: its key is loose
+    assert not _stored_key_fixed(app, pid)
+    if path == "feed":
+        path = client.post("/api/feeds", json={"format": "bibtex"}, headers=alice).json["path"]
+    _run_sql(app, REFUSE_PAPER_UPDATES)
+    assert_error(client.get(path, headers=alice), 500, "internal_error")
+    with serve_in_thread(app) as base:
+        import urllib.error
+        import urllib.request
+
+        request = urllib.request.Request(base + path, headers={**alice, "Host": "127.0.0.1"})
+        with pytest.raises(urllib.error.HTTPError) as answer:
+            urllib.request.urlopen(request, timeout=30)
+        assert answer.value.code == 500
+        assert json.loads(answer.value.read())["error"]["code"] == "internal_error"
+    assert not _stored_key_fixed(app, pid)
+    _run_sql(app, ALLOW_PAPER_UPDATES)
+    r = client.get(path, headers=alice)
+    assert r.status_code == 200 and b"Untitled draft" in r.data
+    assert _stored_key_fixed(app, pid)  # exported: cited from now on

@@ -10,7 +10,8 @@ import subprocess
 
 import pytest
 
-from papershelf.formats.bibtex import read_bibtex, write_biblatex, write_bibtex
+from papershelf.formats.bibtex_read import read_bibtex
+from papershelf.formats.bibtex_write import write_biblatex, write_bibtex
 from tests._require import require_or_skip
 from tests.fixtures.records import ugly_records
 from tests.test_import_corpus import BIB_FILES, decoded

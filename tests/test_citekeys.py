@@ -1,9 +1,9 @@
 """Citation keys: the user's formula, provisional keys that follow the metadata, fixed keys that
-never move by themselves, pinned keys, re-keying, imported keys (product §6), on both stores."""
+never move by themselves, pinned keys, re-keying, imported keys, on both stores."""
 
 import pytest
 
-from papershelf.formats.citekey import DEFAULT_FORMULA, base_key, parse_formula
+from papershelf.domain.citekey import DEFAULT_FORMULA, base_key, parse_formula
 
 RECORD = {"authors": ["Shuli Jiang", "Zhaoyang Zhang"], "published": "2026-03-31",
           "title": "Asymmetric Actor-Critic for Multi-turn LLM Agents", "arxiv_id": "2603.29001"}

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 from click.testing import CliRunner
 
 from papershelf.cli import main
+from tests.test_api_imports_keep_everything import EDGES, check_edge
 
 BIB = r"""@misc{smith2024great,
   author = {Smith, Jane and others},
@@ -106,3 +110,34 @@ def test_import_says_what_it_skipped_and_what_it_imported_without_a_field(cli, t
     assert result.exit_code == 0, result.output
     assert "1 created, 0 updated, 1 skipped" in result.output
     assert "imported a: fields not read" in result.output and "skipped b: no title" in result.output
+
+
+@pytest.fixture
+def cli_on(tmp_path):
+    """``papershelf …`` in a child process, as a user runs it, on a new SQLite store."""
+    env = {k: v for k, v in os.environ.items() if k != "PAPERSHELF_DATABASE_URL"}
+
+    def run(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "papershelf", *args, "--data-dir", str(tmp_path / "data")],
+            capture_output=True, text=True, timeout=120,
+            env={**env, "PAPERSHELF_ARXIV_API": "off"})
+
+    return run
+
+
+@pytest.mark.parametrize(("data", "expected", "reported", "export_check"),
+                         [e[1:] for e in EDGES], ids=[e[0] for e in EDGES])
+def test_what_used_to_be_refused_or_lost_imports_from_the_command_line(
+        cli_on, tmp_path, data, expected, reported, export_check):
+    path = tmp_path / "edge.bib"
+    path.write_bytes(data)
+    done = cli_on("import", str(path))
+    assert done.returncode == 0, done.stderr
+    assert "1 created, 0 updated, 0 skipped" in done.stdout
+    assert (reported in done.stderr) if reported else "imported " not in done.stderr, done.stderr
+    backup = cli_on("export", "--format", "json")
+    assert backup.returncode == 0, backup.stderr
+    (paper,) = json.loads(backup.stdout)["papers"]
+    fmt, needle = export_check
+    check_edge(paper, expected, cli_on("export", "--format", fmt).stdout, needle)

@@ -18,7 +18,7 @@ import pybtex.database
 import pybtex.errors
 import pytest
 
-from papershelf.formats.bibtex import write_bibtex
+from papershelf.formats.bibtex_write import write_bibtex
 from papershelf.services import enrichment
 from papershelf.store import records
 from papershelf.store.models import ArxivClock, Paper, utcnow

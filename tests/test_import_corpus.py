@@ -7,6 +7,7 @@ not papershelf's (pybtex, bibtexparser) see both files."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -20,7 +21,7 @@ CSL_FILES = sorted(CORPUS.glob("*.json"))
 
 # What a round trip may change, and why (file -> {(key, field)}).
 ALLOWED_CHANGES: dict[str, set[tuple[str, str]]] = {
-    # a tag is at most 100 characters (product.md §4): the long one is dropped, and reported
+    # a tag is at most 100 characters (the API's limit): the long one is dropped, and reported
     "messy_syntax.bib": {("Cover1967", "keywords")},
 }
 # Keys an import must change (file -> keys): BibTeX takes vaswani2017 for Vaswani2017.
@@ -28,7 +29,7 @@ RENAMED = {"messy_syntax.bib": {"vaswani2017"}}
 
 
 def decoded(path: Path) -> str:
-    from papershelf.services.transfer import decode_upload
+    from papershelf.formats.upload import decode_upload
 
     return decode_upload(path.read_bytes())
 
@@ -109,3 +110,47 @@ def _csl_name(name: dict) -> dict:
     if name.get("suffix"):
         out["suffix"] = name["suffix"]
     return out
+
+
+# ---- the shared corpus of real bibliographies (../shared/corpus/realbib, beside the checkout;
+# $PAPERSHELF_REALBIB elsewhere): read in place, never copied here, skipped when absent
+
+REALBIB = Path(os.environ.get("PAPERSHELF_REALBIB")
+               or Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "realbib")
+MANIFEST = ({f["file"]: f for f in json.loads((REALBIB / "manifest.json").read_text())["files"]}
+            if (REALBIB / "manifest.json").is_file() else {})
+
+
+def _stored_dates(paper: dict) -> set[str]:
+    kept = (paper.get("verbatim") or {}).get("date")
+    return {kept[0]} if kept else ({paper["extra"]["date"]} if paper["extra"].get("date") else set())
+
+
+@pytest.mark.parametrize("name", sorted(MANIFEST) or [None])
+def test_a_shared_real_bibliography_imports_without_losing_what_it_says(client, alice, name):
+    from papershelf.domain.identifiers import normalize_doi
+    from papershelf.formats.edtf import csl_to_edtf
+
+    if name is None:
+        pytest.skip(f"no shared corpus of real bibliographies at {REALBIB}")
+    report = import_file(client, alice, (REALBIB / name).read_bytes())
+    assert not [e for e in report["errors"] if "does not parse" in e["reason"]], report
+    assert {e["reason"] for e in report["errors"] if not e.get("imported")} <= {"no title"}
+    stored = json.loads(export(client, alice, "json"))["papers"]
+    keys = {p["citation_key"] for p in stored} | set(renamed(report))
+    dois = {p["doi"] for p in stored}
+    dates = set().union(*(_stored_dates(p) for p in stored))
+    for bad in MANIFEST[name]["bad_fields"]:
+        value = bad["value"]
+        if bad["key"] and bad["key"] not in keys:
+            continue  # merged into the paper that is the same work: that paper's fields stand
+        if bad["field"].lower() == "doi":
+            try:
+                doi = normalize_doi(value)
+            except ValueError:
+                continue  # no DOI at all ("the DOI", a PDF's address): kept as written
+            assert doi in dois, (bad, report)
+        elif bad["field"] == "date":
+            assert value in dates, bad
+        elif bad["field"] == "issued":
+            assert csl_to_edtf(json.loads(value)) in dates, bad

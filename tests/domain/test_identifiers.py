@@ -98,6 +98,13 @@ def test_doi_prefixes_are_dropped_as_written(raw, expected):
     ("http://dx.doi.org/10.1000/x%2Fy", "10.1000/x/y"),
     ("10/fqd6hj", "10/fqd6hj"),  # a shortDOI
     ("https://doi.org/10/FQD6HJ", "10/fqd6hj"),
+    ("http://doi.acm.org/10.1145/1137627.1137631", "10.1145/1137627.1137631"),
+    ("doi.acm.org/10.1145/2993901.2993919", "10.1145/2993901.2993919"),  # no scheme
+    ("https://www.doi.org/10.1000/X", "10.1000/x"),
+    ("HTTPS://DX.DOI.ORG/10.1000/X", "10.1000/x"),
+    ("https%3A%2F%2Fdoi.org%2F10.1000%2F182", "10.1000/182"),
+    ("doi: 10.1000/182", "10.1000/182"),
+    ("urn:doi:10.1000/182", "10.1000/182"),
 ])
 def test_dois_normalize_to_lower_case(raw, expected):
     assert normalize_doi(raw) == expected

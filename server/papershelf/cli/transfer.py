@@ -166,7 +166,6 @@ def read_input(path: str, limit: int) -> bytes:
 def import_command(file, fmt, user_name, data_dir):
     """Import BibTeX, CSL-JSON or a papershelf backup (FILE, or - for stdin)."""
     from papershelf.domain.errors import DomainError
-    from papershelf.formats import FormatError
     from papershelf.services import transfer
     from papershelf.settings import load_settings
 
@@ -175,9 +174,8 @@ def import_command(file, fmt, user_name, data_dir):
     with app.extensions["papershelf_db"].connection_context():
         user = get_user(user_name)
         try:
-            text = transfer.decode_upload(data)
-            fmt, found, skipped = transfer.read_file(text, fmt)
-        except (FormatError, DomainError) as error:  # say why; nothing was changed
+            fmt, found, skipped = transfer.read_upload(data, fmt)
+        except DomainError as error:  # say why; nothing was changed
             fields = getattr(error, "fields", None) or {}
             detail = "; ".join(m for ms in fields.values() for m in ms if m not in error.message)
             raise click.ClickException(

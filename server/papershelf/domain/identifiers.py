@@ -141,8 +141,11 @@ def doi_without_prefix(value: str) -> str:
 
 def normalize_doi(value: str) -> str:
     """``'https://doi.org/10.1145/ABC'`` → ``'10.1145/abc'``, a shortDOI ``10/fqd6hj`` as it is;
-    ValueError if it is no DOI."""
-    text = unquote(doi_without_prefix(value)).strip().lower()
+    the DOI behind any resolver's address, percent-encoded or not (``https%3A%2F%2Fdoi.org…``);
+    ValueError if it is no DOI. The one DOI rule: every reader of a DOI takes it from here."""
+    if not isinstance(value, str):
+        raise ValueError("a DOI is a string")
+    text = unquote(doi_without_prefix(unquote(value.strip()))).strip().lower()
     if not (_DOI.match(text) or _SHORT_DOI.match(text)):
         raise ValueError(f"not a DOI: {value!r}")
     return text

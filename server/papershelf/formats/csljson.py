@@ -35,12 +35,13 @@ from papershelf.domain.identifiers import (
     normalize_doi,
     normalize_url,
 )
+from papershelf.domain.latex import decode_latex, encode_latex
+from papershelf.domain.names import NameParts, display_name, name_parts
 from papershelf.domain.record import new_record
 
-from . import FormatError, is_journal_article, journal_doi, venue
-from .bibtex import annotation_text
-from .latex import decode_latex, encode_latex
-from .names import NameParts, display_name, name_parts
+from . import FormatError, annotation_text, is_journal_article, journal_doi, venue
+from .bibtex_write import fingerprint, kept_as_written
+from .edtf import csl_to_edtf, day_of, edtf_to_csl, more_than_a_date, read_edtf
 
 # BibTeX entry type -> CSL type
 TYPES = {
@@ -159,7 +160,12 @@ def csl_item(record: dict, *, abstract: bool = True) -> dict:
     if editors:
         item["editor"] = editors
     published = record.get("published")
-    if published:
+    extra = record.get("extra") or {}
+    edtf = kept_as_written(record, "date") or (None if published else extra.get("date"))
+    issued = edtf_to_csl(edtf) if edtf else None
+    if issued:
+        item["issued"] = issued  # a season, an interval, a year before the common era
+    elif published:
         item["issued"] = _date_parts(published, record.get("published_precision"))
     where = venue(record)
     container = where.get("journal") or where.get("booktitle")
@@ -169,13 +175,12 @@ def csl_item(record: dict, *, abstract: bool = True) -> dict:
                            ("pages", "page"), ("publisher", "publisher"), ("edition", "edition")):
         if where.get(name):
             item[variable] = where[name]
-    extra = record.get("extra") or {}
     for field, value in extra.items():
         variable = _BIBTEX_VARIABLES.get(field) or (field if field in _CSL_EXTRA else None)
         if variable and variable not in item and variable != "note":
             item[variable] = decode_latex(value)
     if extra.get("urldate") and "accessed" not in item:
-        accessed, precision = _issued({"raw": extra["urldate"]})
+        accessed, precision, _ = _issued({"raw": extra["urldate"]})
         if accessed:
             item["accessed"] = _date_parts(accessed, precision)
     preprint = arxiv_id and not container and kind == "article"
@@ -267,41 +272,30 @@ def _people(value) -> tuple[list[str], int]:
 _RAW_DATE = re.compile(r"^\s*(\d{4})(?:[-/](\d{1,2})(?:[-/](\d{1,2}))?)?")
 
 
-def _issued(issued) -> tuple[str | None, str | None]:
-    """``(date, precision)`` of a CSL date: ``date-parts`` (numbers or strings, a season as
-    month 21–24), ``raw`` or ``literal`` text (ISO 8601/EDTF), or a bare string."""
+def _issued(issued) -> tuple[str | None, str | None, str | None]:
+    """``(date, precision, the date as EDTF when it says more than that)`` of a CSL date:
+    ``date-parts`` (one date or two, numbers or strings, a season as month 13–16 or 21–24 or
+    ``season``, ``circa``, a year before the common era), ``raw`` or ``literal`` text (EDTF, or
+    a date at its start), or a bare string."""
     if isinstance(issued, str | int):
         issued = {"raw": str(issued)}
     if not isinstance(issued, dict):
-        return None, None
-    parts = issued.get("date-parts")
-    numbers: list[int] = []
-    if isinstance(parts, list) and parts and isinstance(parts[0], list):
-        for p in parts[0][:3]:
-            try:
-                numbers.append(int(p))
-            except (TypeError, ValueError, OverflowError):  # OverflowError: 1e400 reads as inf
-                break
-    if not numbers:
-        for key in ("raw", "literal"):
-            m = _RAW_DATE.match(str(issued.get(key) or ""))
-            if m:
-                numbers = [int(g) for g in m.groups() if g]
-                break
-    if not numbers or not 1 <= numbers[0] <= 9999:
-        return None, None
-    year = numbers[0]
-    month = numbers[1] if len(numbers) > 1 and 1 <= numbers[1] <= 12 else None
-    day = numbers[2] if month and len(numbers) > 2 and 1 <= numbers[2] <= 31 else None
-    if day:
-        try:
-            import datetime
-
-            datetime.date(year, month, day)
-        except ValueError:
-            day = None
-    precision = None if day else "month" if month else "year"
-    return f"{year:04d}-{month or 1:02d}-{day or 1:02d}", precision
+        return None, None, None
+    texts = [issued.get(key) for key in ("raw", "literal")]
+    for edtf in [csl_to_edtf(issued), *[t.strip() for t in texts if isinstance(t, str)]]:
+        read = read_edtf(edtf) if edtf else None
+        if read is not None:
+            return read.published, read.precision, None if read.exact else edtf
+    for text in texts:
+        m = _RAW_DATE.match(str(text or ""))
+        if m:
+            year, month, day = (int(g) if g else None for g in m.groups())
+            month = month if month and 1 <= month <= 12 else None
+            day = day_of(year, month, day)
+            precision = None if day else "month" if month else "year"
+            if 1 <= year:
+                return f"{year:04d}-{month or 1:02d}-{day or 1:02d}", precision, None
+    return None, None, None
 
 
 def _entry_type(kind: str | None) -> str | None:
@@ -309,6 +303,14 @@ def _entry_type(kind: str | None) -> str | None:
         return None
     kind = kind.strip()
     return ENTRY_TYPES.get(kind, kind if re.match(r"^[A-Za-z][A-Za-z0-9_-]{0,31}$", kind) else None)
+
+
+def _doi(value: str | None) -> str | None:
+    """The DOI ``value`` names, by the one DOI rule (``domain.identifiers.normalize_doi``)."""
+    try:
+        return normalize_doi(value) if value else None
+    except ValueError:
+        return None
 
 
 def _record(item: dict, problems: dict) -> dict:
@@ -322,8 +324,10 @@ def _record(item: dict, problems: dict) -> dict:
         except ValueError:
             problems[variable] = [f"not a {variable}: {value[:200]!r} (kept as written)"]
             extra[variable.lower()] = encode_latex(value)
-    doi = None if "doi" in extra else doi
+    doi = _doi(doi) if "doi" not in extra else None
     url = None if "url" in extra else url
+    if not doi and url:
+        doi = _doi(url)  # a resolver's address (https://doi.org/10.…) names the DOI
     number = _text(item.get("number")) or ""
     arxiv_id, version = find_arxiv_id(
         number if number.lower().startswith("arxiv") else "", url or "", doi or "")
@@ -344,8 +348,10 @@ def _record(item: dict, problems: dict) -> dict:
     notes = [{"body": str(item["note"]), "created_at": None, "updated_at": None}] if note else []
     authors, more = _people(item.get("author"))
     editors, _ = _people(item.get("editor"))
-    published, precision = _issued(item.get("issued"))
-    if item.get("issued") and not published:
+    published, precision, edtf = _issued(item.get("issued"))
+    if edtf is not None:
+        problems["issued"] = [more_than_a_date(edtf, published)]
+    elif item.get("issued") and not published:
         problems["issued"] = ["not a date (dropped)"]
     container = _text(item.get("container-title"))
     chapter_like = kind in ("chapter", "paper-conference") or str(kind).startswith("entry")
@@ -363,7 +369,7 @@ def _record(item: dict, problems: dict) -> dict:
         if field and text:
             extra[field] = encode_latex(text)
         elif variable in _DATE_VARIABLES and isinstance(value, dict):
-            date, _ = _issued(value)
+            date, _, _ = _issued(value)
             if date and variable == "accessed":
                 extra["urldate"] = date
     for variable in ("title", "abstract", "volume", "issue", "page", "publisher", "edition",
@@ -375,7 +381,7 @@ def _record(item: dict, problems: dict) -> dict:
         if item.get(variable) not in (None, []) and not isinstance(item.get(variable), list):
             problems[variable] = ["not a list of names (dropped)"]
     key = item.get("citation-key") or item.get("id")
-    return new_record(
+    record = new_record(
         citation_key=str(key) if key not in (None, "") else None,
         entry_type=entry_type,
         title=item["title"] if isinstance(item.get("title"), str) else _text(item.get("title")) or "",
@@ -401,6 +407,9 @@ def _record(item: dict, problems: dict) -> dict:
         notes=notes,
         extra=extra,
     )
+    if edtf is not None:  # kept as BibLaTeX writes it, and written back while the date stands
+        record["verbatim"] = {"date": [edtf, fingerprint(record, "date")]}
+    return record
 
 
 def read_csljson(text: str) -> tuple[list[dict], list[dict]]:

@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from papershelf.domain.names import name_text
+
 from . import highlights_in_order, notes_in_order, paper_url
-from .names import name_text
 
 _INLINE_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
 

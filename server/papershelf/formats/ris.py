@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from papershelf.domain.names import name_parts
+
 from . import highlight_line, highlights_in_order, is_journal_article, journal_doi, notes_in_order, venue
-from .names import name_parts
 
 EOL = "\r\n"  # the RIS specification's line end
 TYPES = {

@@ -5,7 +5,7 @@ from datetime import UTC, datetime
 from flask import Blueprint, Response, current_app, request, stream_with_context
 from marshmallow import ValidationError, fields, pre_load, validate
 
-from papershelf.formats import EXPORT_FORMATS, IMPORT_FORMATS
+from papershelf.formats import EXPORT_FORMATS, IMPORT_FORMATS, export_filename
 from papershelf.http import current_user, doc, query_args
 from papershelf.http.errors import ValidationFailed
 from papershelf.http.schemas import QUERY_MAX, TAG_LEN, StrictSchema
@@ -87,10 +87,11 @@ def export():
     if group is not None:
         if args.pop("ids", None) is not None:
             raise ValidationFailed(fields={"ids": ["a group's export takes no ids"]})
-        chunks = groups.export_chunks(current_user(), group, fmt, **args)  # 404: not a member
+        # 404 for a non-member
+        chunks = transfer.in_chunks(groups.export_chunks(current_user(), group, fmt, **args))
     else:
         chunks = transfer.export_chunks(current_user(), fmt, **args)
-    filename = transfer.export_filename(fmt, tag, datetime.now(UTC).date().isoformat())
+    filename = export_filename(fmt, tag, datetime.now(UTC).date().isoformat())
     return Response(
         stream_with_context(chunk.encode("utf-8") for chunk in chunks),
         content_type=EXPORT_FORMATS[fmt][0],

@@ -1,6 +1,6 @@
 """Citation keys of a user's papers: made, settled, fixed, re-keyed.
 
-A key is made by the user's key formula (``formats.citekey``; ``None``: the default). It is
+A key is made by the user's key formula (``domain.citekey``; ``None``: the default). It is
 *provisional* while its paper lacks a first author or a year or waits for arXiv, and follows the
 metadata as it is completed; it is *fixed* once the metadata is complete, once it has been
 exported, or when the user sets it (*pinned*). A fixed key never changes by itself; re-keying
@@ -14,8 +14,7 @@ import contextvars
 from contextlib import contextmanager
 from datetime import date
 
-from papershelf.domain.errors import Invalid
-from papershelf.formats.citekey import (
+from papershelf.domain.citekey import (
     DEFAULT_FORMULA,
     KeyRun,
     base_key,
@@ -23,6 +22,7 @@ from papershelf.formats.citekey import (
     make_citation_key,
     parse_formula,
 )
+from papershelf.domain.errors import Invalid
 from papershelf.store import papers as queries
 from papershelf.store.db import write
 from papershelf.store.models import Paper, User, utcnow
@@ -42,7 +42,7 @@ _runs: contextvars.ContextVar[dict | None] = contextvars.ContextVar("key_runs", 
 @contextmanager
 def choosing_in_bulk():
     """Within one transaction of a bulk job (an import's batch): each base's keys are read once
-    and handed out in turn (``formats.citekey.KeyRun``), so choosing keys stays linear when
+    and handed out in turn (``domain.citekey.KeyRun``), so choosing keys stays linear when
     thousands of papers share a base key."""
     token = _runs.set({})
     try:

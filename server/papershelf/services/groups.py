@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import datetime
 
+from papershelf.domain.citekey import KeyRun
 from papershelf.domain.errors import Conflict, Forbidden, Invalid, NotFound
 from papershelf.formats import writer_for
-from papershelf.formats.citekey import KeyRun
 from papershelf.services import listing, search
 from papershelf.store import groups as queries
 from papershelf.store import records

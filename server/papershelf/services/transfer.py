@@ -1,27 +1,31 @@
 """Exports and imports: the store's papers through the pure writers and readers of ``formats``.
 
-Exports stream: the user's matching papers are ordered by citation key (Python's code-point
-order, the same on SQLite and PostgreSQL) and read in batches of ``BATCH`` with their tags, notes
-and highlights, so memory stays flat whatever the library's size.
+Exports decide, write, then stream: the user's matching papers are ordered by citation key
+(Python's code-point order, the same on SQLite and PostgreSQL) and their keys fixed (an exported
+key is cited from then on) before the first record is handed out, so a failure of that write is
+an error answer, never a cut file; the records are then read in batches of ``BATCH`` with their
+tags, notes and highlights, so memory stays flat whatever the library's size.
 
-Imports are one transaction: a file that cannot be read at all raises before anything is
-written, and any failure part-way rolls everything back. A bad entry or field never costs the
-file: the reader keeps what it can of an entry and reports the rest, and each record is
-validated like an API save (the same schema) with what is invalid dropped and reported (the
-report's ``errors``; an entry imported without some of its fields is marked ``imported``). A
-record is then created, or merged into the paper that is the same work
-(``papers.find_same_work``: the same arXiv id, or the same DOI or URL with a compatible title);
-a merge only fills what the paper lacks. A BibTeX or CSL-JSON note is added once; a backup also
+Imports are written in batches, one transaction each: a file that cannot be read at all raises
+before anything is written. A bad entry or field never costs the file: the reader keeps what it
+can of an entry and reports the rest, and each record is validated like an API save (the same
+schema) with what is invalid dropped and reported (the report's ``errors``; an entry imported
+without some of its fields is marked ``imported``). One record's import first works out what it
+brings (its fields, its key, notes, highlights and fields as written, all held to the API's
+rules), then writes: the paper is created, or merged into the paper that is the same work
+(``papers.find_same_work``: the same arXiv id, or the same DOI or URL with a compatible title) by
+the save path, and what the save path does not know of (the file's key, its fields as written, a
+backup's timestamps and state) goes onto it in one more write, with its notes and highlights. A
+merge only fills what the paper lacks. A BibTeX or CSL-JSON note is added once; a backup also
 restores citation keys, timestamps, edited fields, enrichment state, notes and highlights
 exactly.
 """
 
 from __future__ import annotations
 
-import codecs
-import re
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from papershelf.domain import palette
@@ -37,8 +41,8 @@ from papershelf.domain.validation import (
     PaperCreateSchema,
     load,
 )
-from papershelf.formats import EXPORT_FORMATS, IMPORT_FORMATS, FormatError, reader_for, writer_for
-from papershelf.formats.bibtex import annotation_text
+from papershelf.formats import IMPORT_FORMATS, FormatError, annotation_text, reader_for, writer_for
+from papershelf.formats.upload import decode_upload, sniff_format
 from papershelf.services import citekeys, listing, papers, search
 from papershelf.store import papers as queries
 from papershelf.store import records
@@ -57,91 +61,56 @@ _SCHEMA_FIELDS = (*PAGE_FIELDS, "tags")
 
 def export_records(user: User, *, q: str | None = None, tag: str | None = None,
                    topic: str | None = None, ids: list[int] | None = None) -> Iterator[dict]:
-    """The user's papers matching the filters, as records, in citation-key order, streamed."""
+    """The user's papers matching the filters, as records, in citation-key order, streamed.
+
+    Not a generator: the papers are chosen and their keys fixed here, when it is called (a
+    failure raises now, before anything is sent); the records are read as they are taken."""
     query = (listing.filtered(user, q=q, tag=tag, topic=topic, ids=ids)
              .select(Paper.id, Paper.citation_key))
-    order = sorted(query.tuples(), key=lambda row: (row[1], row[0]))
-    citekeys.fix_exported(user, [pid for pid, _ in order])  # cited from now on: keys stay
+    order = [pid for pid, _ in sorted(query.tuples(), key=lambda row: (row[1], row[0]))]
+    citekeys.fix_exported(user, order)  # cited from now on: keys stay
+    return _records_in_order(order)
+
+
+def _records_in_order(order: list[int]) -> Iterator[dict]:
     for i in range(0, len(order), BATCH):
-        batch_ids = [pid for pid, _ in order[i:i + BATCH]]
-        rows = {p.id: p for p in Paper.select().where(Paper.id.in_(batch_ids))}
+        batch_ids = order[i:i + BATCH]
+        # rows as named tuples: a record reads their fields, and building a model instance for
+        # each costs more than the query
+        query = Paper.select().where(Paper.id.in_(batch_ids)).namedtuples()
+        rows = {p.id: p for p in query}
         yield from records.paper_records([rows[pid] for pid in batch_ids if pid in rows])
+
+
+CHUNK = 1 << 16  # characters an answer sends at a time (an entry each would cost a write each)
+
+
+def in_chunks(pieces: Iterator[str], size: int = CHUNK) -> Iterator[str]:
+    """``pieces`` joined into chunks of about ``size`` characters, in order."""
+    held, length = [], 0
+    for piece in pieces:
+        held.append(piece)
+        length += len(piece)
+        if length >= size:
+            yield "".join(held)
+            held, length = [], 0
+    if held:
+        yield "".join(held)
 
 
 def export_chunks(user: User, fmt: str, *, q=None, tag=None, topic=None, ids=None,
                   **options) -> Iterator[str]:
-    """The export file, in chunks. ``options``: abstract, notes_field, encoding."""
-    return writer_for(fmt)(export_records(user, q=q, tag=tag, topic=topic, ids=ids), **options)
-
-
-def export_filename(fmt: str, tag: str | None = None, today: str | None = None) -> str:
-    extension = EXPORT_FORMATS[fmt][1]
-    stem = "papershelf"
-    if tag:
-        slug = re.sub(r"[^A-Za-z0-9]+", "-", tag).strip("-").lower()[:40]
-        if slug:
-            stem += "-" + slug
-    stem += "-" + (today or datetime.now(UTC).date().isoformat())
-    if fmt == "biblatex":
-        stem += "-biblatex"
-    elif fmt == "jsonld":
-        stem += "-annotations"
-    elif fmt == "json":
-        stem += "-backup"
-    return f"{stem}.{extension}"
+    """The export file, in chunks (its keys fixed before the first). ``options``: abstract,
+    notes_field, encoding."""
+    return in_chunks(writer_for(fmt)(export_records(user, q=q, tag=tag, topic=topic, ids=ids),
+                                     **options))
 
 
 # ---- import --------------------------------------------------------------------------------
 
 
-# Windows-1252 for the bytes 0x80-0x9F it defines; the five it leaves undefined keep their
-# Latin-1 meaning, so that every byte decodes (as BibTeX, which reads bytes, would take them).
-_CP1252 = {b: bytes([b]).decode("cp1252") for b in range(0x80, 0xA0)
-           if b not in (0x81, 0x8D, 0x8F, 0x90, 0x9D)}
-_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
-         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
-
-
-def _utf16_without_bom(data: bytes) -> str | None:
-    """UTF-16 written without a BOM (every other byte NUL in ASCII text): its byte order."""
-    if len(data) < 4 or len(data) % 2:
-        return None
-    if data[1::2].count(0) > len(data) // 4 and not data[0::2].count(0):
-        return "utf-16-le"
-    if data[0::2].count(0) > len(data) // 4 and not data[1::2].count(0):
-        return "utf-16-be"
-    return None
-
-
-def decode_upload(data: bytes) -> str:
-    """The uploaded file as text, read as BibTeX users expect: UTF-8 (a BOM is dropped); UTF-16
-    or UTF-32 when a BOM (or UTF-16's NUL bytes) says so; anything else as Windows-1252, the
-    8-bit encoding of files written on Windows (BibTeX reads bytes, so such files work there).
-    A FormatError for what is no text at all."""
-    encoding = next((name for bom, name in _BOMS if data.startswith(bom)), None)
-    encoding = encoding or _utf16_without_bom(data)
-    if encoding:
-        try:
-            text = data.decode(encoding)
-        except UnicodeDecodeError as error:
-            raise FormatError(f"the file is not {encoding.upper()} text (byte {error.start})") from None
-    else:
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            text = data.decode("latin-1").translate(_CP1252)
-    if "\x00" in text:
-        raise FormatError("the file is not text (it holds NUL bytes)")
-    return text.removeprefix("\ufeff")
-
-
-def sniff_format(text: str) -> str:
-    head = text.lstrip()[:2000]
-    if head.startswith("{") and "papershelf-backup" in head:
-        return "json"
-    if head.startswith(("[", "{")):
-        return "csljson"
-    return "bibtex"
+def _unreadable(error: FormatError) -> Invalid:
+    return Invalid(f"the file cannot be imported: {error.message}", fields={"file": [error.message]})
 
 
 def read_file(text: str, fmt: str | None) -> tuple[str, list[dict], list[dict]]:
@@ -154,16 +123,8 @@ def read_file(text: str, fmt: str | None) -> tuple[str, list[dict], list[dict]]:
     try:
         found, skipped = reader_for(fmt)(text)
     except FormatError as error:
-        raise Invalid(f"the file cannot be imported: {error.message}",
-                               fields={"file": [error.message]}) from None
+        raise _unreadable(error) from None
     return fmt, found, skipped
-
-
-def _where(index: int, record: dict | None) -> dict:
-    where = {"index": index}
-    if record and record.get("citation_key"):
-        where["key"] = record["citation_key"]
-    return where
 
 
 def _timestamp(value) -> datetime | None:
@@ -220,20 +181,24 @@ def _free_key(user: User, key, paper: Paper) -> bool:
             and queries.citation_key_owner(user.id, key) in (None, paper.id))
 
 
-def _valid_note_body(note) -> str | None:
-    """A note of a file held to the API's rules: its body, or None."""
+def _valid_note(note, exact: bool) -> dict | None:
+    """A note of a file held to the API's rules: ``{"body", "created_at", "updated_at"}`` (the
+    file's timestamps only when ``exact``, a backup), or None."""
     if not isinstance(note, dict):
         return None
     try:
-        return load(_NOTE_SCHEMA, {"body": note.get("body")})["body"]
+        body = load(_NOTE_SCHEMA, {"body": note.get("body")})["body"]
     except Invalid:
         return None
+    created = _timestamp(note.get("created_at")) if exact else None
+    updated = _timestamp(note.get("updated_at")) if exact else None
+    return {"body": body, "created_at": created, "updated_at": updated or created}
 
 
-def _valid_highlight(h: dict) -> dict | None:
+def _valid_highlight(h) -> dict | None:
     """A highlight of a file, held to the API's rules (context cut to its limit, an unknown
     colour made the default first, as the file may come from an older papershelf): the clean
-    fields, or None."""
+    fields with the file's timestamps, or None."""
     if not isinstance(h, dict):
         return None
     data = {k: h[k] for k in ("field", "section", "exact", "start", "end", "comment")
@@ -242,70 +207,40 @@ def _valid_highlight(h: dict) -> dict | None:
         data[side] = str(h.get(side) or "")[:CONTEXT_MAX]
     data["color"] = h.get("color") if h.get("color") in palette.NAMES else palette.DEFAULT
     try:
-        return load(_HIGHLIGHT_SCHEMA, data)
+        clean = load(_HIGHLIGHT_SCHEMA, data)
     except Invalid:
         return None
+    created = _timestamp(h.get("created_at"))
+    return {**clean, "created_at": created, "updated_at": _timestamp(h.get("updated_at")) or created}
 
 
-def _add_notes(user: User, paper: Paper, notes: list[dict], *, exact: bool, fresh: bool,
-               dropped: list[str]) -> bool:
-    """Add the notes this paper lacks (same body = same note). ``exact`` (a backup): keep their
-    timestamps. Otherwise a note equal to the paper's own notes-and-highlights text, as a BibTeX
-    or CSL-JSON export writes it, is that export coming back and adds nothing. ``fresh``: the
-    paper was just created, it has nothing yet."""
-    if not notes:
-        return False
-    if not isinstance(notes, list):
-        dropped.append("notes: not a list")
-        return False
-    have = set()
-    if not fresh:
-        have = {body for (body,) in Note.select(Note.body).where(Note.paper == paper.id).tuples()}
-        if not exact:
-            have.add(annotation_text(records.paper_records([paper])[0]))
-    added = False
-    for number, note in enumerate(notes):
-        body = _valid_note_body(note)
-        if body is None:
-            dropped.append(f"note {number}: not a note the API would accept (dropped)")
-            continue
-        if body in have:
-            continue
-        created = _timestamp(note.get("created_at")) if exact else None
-        updated = _timestamp(note.get("updated_at")) if exact else None
-        now = utcnow()
-        Note.create(user=user, paper=paper, body=body, created_at=created or now,
-                    updated_at=updated or created or now)
-        have.add(body)
-        added = True
-    return added
-
-
-def _add_highlights(user: User, paper: Paper, highlights: list[dict], dropped: list[str]) -> bool:
-    if not highlights:
-        return False
-    if not isinstance(highlights, list):
-        dropped.append("highlights: not a list")
-        return False
-    have = {(f, s, e, x) for f, s, e, x in Highlight.select(
-        Highlight.field, Highlight.start, Highlight.end, Highlight.exact)
-        .where(Highlight.paper == paper.id).tuples()}
-    added = False
-    for number, h in enumerate(highlights):
-        clean = _valid_highlight(h)
+def _valid_list(items, name: str, valid, lost: list[str]) -> list[dict]:
+    """The items of a record's ``notes`` or ``highlights`` that ``valid`` keeps; what it does
+    not is named in ``lost``."""
+    if not items:
+        return []
+    if not isinstance(items, list):
+        lost.append(f"{name}s: not a list")
+        return []
+    kept = []
+    for number, item in enumerate(items):
+        clean = valid(item)
         if clean is None:
-            dropped.append(f"highlight {number}: not a highlight the API would accept (dropped)")
-            continue
-        field = clean["field"]
-        if (field, clean["start"], clean["end"], clean["exact"]) in have:
-            continue
-        now = utcnow()
-        created = _timestamp(h.get("created_at")) or now
-        Highlight.create(user=user, paper=paper, **clean, created_at=created,
-                         updated_at=_timestamp(h.get("updated_at")) or created)
-        have.add((field, clean["start"], clean["end"], clean["exact"]))
-        added = True
-    return added
+            lost.append(f"{name} {number}: not a {name} the API would accept (dropped)")
+        else:
+            kept.append(clean)
+    return kept
+
+
+def _valid_verbatim(verbatim) -> dict:
+    """The fields a file wrote in a form of its own (``{name: [as written, fingerprint]}``)
+    that are well formed."""
+    if not isinstance(verbatim, dict):
+        return {}
+    return {k: list(v) for k, v in verbatim.items()
+            if isinstance(k, str) and EXTRA_FIELD_NAME.match(k)
+            and isinstance(v, (list, tuple)) and len(v) == 2
+            and all(isinstance(x, str) for x in v) and len(v[0]) <= EXTRA_VALUE_MAX}
 
 
 _ADDITIVE = ("tags", "topics", "extra", *IDENTITY_FIELDS)
@@ -327,21 +262,6 @@ def _gaps_only(existing: Paper | None, data: dict) -> dict:
     return kept
 
 
-def _add_verbatim(paper: Paper, verbatim) -> bool:
-    """Keep the fields the file wrote in a form of its own, where the paper has none yet (each is
-    used by an export only while the paper still has the values it was read as)."""
-    if not isinstance(verbatim, dict) or not verbatim:
-        return False
-    have = paper.verbatim or {}
-    new = {k: list(v) for k, v in verbatim.items()
-           if k not in have and isinstance(k, str) and EXTRA_FIELD_NAME.match(k)
-           and isinstance(v, (list, tuple)) and len(v) == 2
-           and all(isinstance(x, str) for x in v) and len(v[0]) <= EXTRA_VALUE_MAX}
-    if new:
-        paper.verbatim = {**have, **new}
-    return bool(new)
-
-
 def _same_unidentified(user: User, data: dict, record: dict) -> Paper | None:
     """A paper with no arXiv id, DOI or URL has no identity to merge by; the same citation key
     and title make it the same paper, so that importing a file twice does not duplicate it."""
@@ -349,6 +269,134 @@ def _same_unidentified(user: User, data: dict, record: dict) -> Paper | None:
         return None
     return Paper.get_or_none((Paper.user == user) & (Paper.citation_key == record["citation_key"])
                              & (Paper.title == data["title"]))
+
+
+@dataclass
+class _Import:
+    """One import under way: whose, what kind of file, when it started, and its report."""
+
+    user: User
+    backup: bool
+    enrich: bool
+    started: datetime = field(default_factory=utcnow)
+    report: dict = field(default_factory=lambda: {"created": 0, "updated": 0, "skipped": 0,
+                                                  "errors": []})
+
+    def tell(self, index: int, record: dict | None, reason: str, **more) -> None:
+        where = {"index": index}
+        if record and record.get("citation_key"):
+            where["key"] = record["citation_key"]
+        self.report["errors"].append({**where, "reason": reason, **more})
+
+
+@dataclass
+class _Incoming:
+    """What one record of a file brings, held to the API's rules, before anything is written."""
+
+    index: int
+    record: dict
+    data: dict  # the paper's fields, as an API save takes them
+    notes: list[dict]
+    highlights: list[dict]
+    verbatim: dict
+    lost: list[str]  # notes or highlights the API would refuse
+
+
+def _incoming(run: _Import, index: int, record: dict) -> _Incoming:
+    """The record's fields, notes, highlights and fields as written; what is dropped is told.
+    Raises ``Invalid`` for a record with nothing to keep (an invalid title)."""
+    data, dropped = _paper_fields(record)
+    if dropped:
+        run.tell(index, record, "fields dropped", fields=dropped, imported=True)
+    lost: list[str] = []
+    notes = _valid_list(record.get("notes"), "note", lambda n: _valid_note(n, run.backup), lost)
+    highlights = _valid_list(record.get("highlights"), "highlight", _valid_highlight, lost)
+    return _Incoming(index, record, data, notes, highlights,
+                     _valid_verbatim(record.get("verbatim")), lost)
+
+
+def _saved(run: _Import, incoming: _Incoming) -> tuple[Paper, bool]:
+    """The paper the record is, created or merged by the save path: ``(paper, created)``."""
+    paper = _same_unidentified(run.user, incoming.data, incoming.record)
+    if paper is not None:
+        return paper, False
+    # The paper is found by the whole record (its title too), not by what it adds. The save's
+    # first attempt takes the lookup just made in this transaction (its rows stay locked); a
+    # retry after a race looks again.
+    existing = [papers.find_same_work(run.user, incoming.data)]
+
+    def same_work(user, _fields, data=incoming.data):
+        return existing.pop() if existing else papers.find_same_work(user, data)
+
+    return papers.save_paper(run.user, _gaps_only(existing[0], incoming.data),
+                             enrich=run.enrich, find=same_work)
+
+
+def _free_key(user: User, key, paper: Paper) -> bool:
+    """A valid citation key (never a URL, as Zotero's CSL-JSON ids are) that no other paper of
+    the user's has, without regard to case."""
+    return (isinstance(key, str) and CITATION_KEY.match(key) is not None and "://" not in key
+            and queries.citation_key_owner(user.id, key) in (None, paper.id))
+
+
+def _keep_file_key(run: _Import, incoming: _Incoming, paper: Paper) -> bool:
+    """A new paper takes the key the user's LaTeX files cite, when it is free; else the report
+    says which key it got. Answers whether the paper changed."""
+    key = incoming.record.get("citation_key")
+    if not key or key == paper.citation_key:
+        return False
+    if _free_key(run.user, key, paper):
+        paper.citation_key = key
+        citekeys.taken_in_bulk(run.user.id, key)
+        citekeys.pin(paper)
+        return True
+    why = ("is another paper's (BibTeX ignores case)" if CITATION_KEY.match(key) and "://" not in key
+           else "is not a valid citation key")
+    run.tell(incoming.index, incoming.record, f"the key {why}: imported as {paper.citation_key}",
+             imported=True)
+    return False
+
+
+def _keep_verbatim(paper: Paper, verbatim: dict) -> bool:
+    """Keep the fields the file wrote in a form of its own, where the paper has none yet (each is
+    used by an export only while the paper still has the values it was read as)."""
+    have = paper.verbatim or {}
+    new = {k: v for k, v in verbatim.items() if k not in have}
+    if new:
+        paper.verbatim = {**have, **new}
+    return bool(new)
+
+
+def _new_notes(paper: Paper, notes: list[dict], *, exact: bool, fresh: bool) -> list[dict]:
+    """The notes the paper lacks (same body = same note). Unless ``exact`` (a backup), a note
+    equal to the paper's own notes-and-highlights text, as a BibTeX or CSL-JSON export writes
+    it, is that export coming back and adds nothing. ``fresh``: the paper has nothing yet."""
+    have = set()
+    if not fresh and notes:
+        have = {body for (body,) in Note.select(Note.body).where(Note.paper == paper.id).tuples()}
+        if not exact:
+            have.add(annotation_text(records.paper_records([paper])[0]))
+    new = []
+    for note in notes:
+        if note["body"] not in have:
+            have.add(note["body"])
+            new.append(note)
+    return new
+
+
+def _new_highlights(paper: Paper, highlights: list[dict], fresh: bool) -> list[dict]:
+    """The highlights the paper lacks (same field, span and quote = same highlight)."""
+    have = set()
+    if not fresh and highlights:
+        have = set(Highlight.select(Highlight.field, Highlight.start, Highlight.end,
+                                    Highlight.exact).where(Highlight.paper == paper.id).tuples())
+    new = []
+    for h in highlights:
+        same = (h["field"], h["start"], h["end"], h["exact"])
+        if same not in have:
+            have.add(same)
+            new.append(h)
+    return new
 
 
 def _restore_exactly(user: User, paper: Paper, record: dict) -> None:
@@ -371,6 +419,59 @@ def _restore_exactly(user: User, paper: Paper, record: dict) -> None:
     paper.updated_at = _timestamp(record.get("updated_at")) or paper.updated_at
 
 
+def _write(run: _Import, incoming: _Incoming) -> None:
+    """Create or merge one record (inside the batch's transaction): the save path writes the
+    paper; what it does not know of goes onto the paper in one more write, with the notes and
+    highlights the paper lacks."""
+    user, record = run.user, incoming.record
+    paper, created = _saved(run, incoming)
+    changed = created or paper.updated_at >= run.started
+    dirty = _keep_verbatim(paper, incoming.verbatim)
+    added = dirty and not created  # a merge that brings fields as written changes the export
+    if created and not run.backup:
+        dirty |= _keep_file_key(run, incoming, paper)
+    notes = _new_notes(paper, incoming.notes, exact=run.backup, fresh=created)
+    highlights = _new_highlights(paper, incoming.highlights, fresh=created)
+    if incoming.lost:
+        run.tell(incoming.index, record, "notes or highlights not imported",
+                 fields={"annotations": incoming.lost}, imported=True)
+    now = utcnow()
+    if notes:
+        Note.insert_many([{"user": user.id, "paper": paper.id, "body": n["body"],
+                           "created_at": n["created_at"] or now,
+                           "updated_at": n["updated_at"] or now} for n in notes]).execute()
+    if highlights:
+        Highlight.insert_many([{**h, "user": user.id, "paper": paper.id,
+                                "created_at": h["created_at"] or now,
+                                "updated_at": h["updated_at"] or h["created_at"] or now}
+                               for h in highlights]).execute()
+    annotated = bool(notes or highlights)
+    if created and run.backup:
+        _restore_exactly(user, paper, record)
+        dirty = True
+    elif annotated or added:
+        paper.updated_at = now
+        dirty = changed = True
+    if dirty:
+        paper.save()
+    if annotated or (created and run.backup):
+        search.reindex(paper)
+    if created:
+        run.report["created"] += 1
+    elif changed:
+        run.report["updated"] += 1
+
+
+def _import_one(run: _Import, index: int, record: dict) -> None:
+    try:
+        incoming = _incoming(run, index, record)
+    except Invalid as error:
+        run.report["skipped"] += 1
+        run.tell(index, record, "invalid fields", fields=error.fields)
+        return
+    _write(run, incoming)
+
+
 BATCH_RECORDS = 500
 BATCH_SECONDS = 0.25
 
@@ -386,11 +487,9 @@ def import_records(user: User, fmt: str, found: list[dict], skipped: list[dict],
     is whole or absent: an import stopped midway (a kill, a crash) keeps the batches it
     committed, and importing the file again merges them rather than duplicating them.
     """
-    report = {"created": 0, "updated": 0,
-              "skipped": sum(1 for s in skipped if not s.get("imported")),
-              "errors": [dict(s) for s in skipped]}
-    backup = fmt == "json"
-    started = utcnow()
+    run = _Import(user, backup=fmt == "json", enrich=enrich)
+    run.report["skipped"] = sum(1 for s in skipped if not s.get("imported"))
+    run.report["errors"] = [dict(s) for s in skipped]
     index = 0
     while index < len(found):
         if index:
@@ -400,94 +499,25 @@ def import_records(user: User, fmt: str, found: list[dict], skipped: list[dict],
             queries.lock_user(user.id)
             end = min(index + BATCH_RECORDS, len(found))
             while index < end and time.monotonic() < deadline:
-                _import_one(user, index, found[index], report, backup=backup, started=started,
-                            enrich=enrich)
+                _import_one(run, index, found[index])
                 index += 1
                 if progress:
                     progress(1)
-    return report
+    return run.report
 
 
-def _import_one(user: User, index: int, record: dict, report: dict, *, backup: bool,
-                started: datetime, enrich: bool) -> None:
-    """Create or merge one record of a file (inside the batch's transaction)."""
-    try:
-        data, dropped = _paper_fields(record)
-    except Invalid as error:
-        report["skipped"] += 1
-        report["errors"].append({**_where(index, record), "reason": "invalid fields",
-                                 "fields": error.fields})
-        return
-    if dropped:
-        report["errors"].append({**_where(index, record), "reason": "fields dropped",
-                                 "fields": dropped, "imported": True})
-    paper = _same_unidentified(user, data, record)
-    if paper is not None:
-        created = False
-    else:
-        # The paper is found by the whole record (its title too), not by what it adds. The
-        # save's first attempt takes the lookup just made in this transaction (its rows stay
-        # locked); a retry after a race looks again.
-        existing = [papers.find_same_work(user, data)]
-
-        def same_work(user, _fields, data=data):
-            return existing.pop() if existing else papers.find_same_work(user, data)
-
-        paper, created = papers.save_paper(
-            user, _gaps_only(existing[0], data), enrich=enrich, find=same_work)
-    changed = created or paper.updated_at >= started
-    if _add_verbatim(paper, record.get("verbatim")):
-        if not created:
-            paper.updated_at = utcnow()
-            changed = True
-        paper.save()
-    if created and not backup:
-        key = record.get("citation_key")
-        if key and key != paper.citation_key:
-            if _free_key(user, key, paper):
-                paper.citation_key = key  # keep the key the user's LaTeX files cite
-                citekeys.taken_in_bulk(user.id, key)
-                citekeys.pin(paper)
-                paper.save()
-            else:
-                why = ("is another paper's (BibTeX ignores case)"
-                       if CITATION_KEY.match(key) and "://" not in key
-                       else "is not a valid citation key")
-                report["errors"].append({
-                    **_where(index, record), "imported": True,
-                    "reason": f"the key {why}: imported as {paper.citation_key}"})
-    lost: list[str] = []
-    notes_added = _add_notes(user, paper, record.get("notes") or [], exact=backup,
-                             fresh=created, dropped=lost)
-    highlights_added = _add_highlights(user, paper, record.get("highlights") or [], lost)
-    if lost:
-        report["errors"].append({**_where(index, record), "imported": True,
-                                 "reason": "notes or highlights not imported",
-                                 "fields": {"annotations": lost}})
-    if created and backup:
-        _restore_exactly(user, paper, record)
-        paper.save()
-    elif notes_added or highlights_added:
-        paper.updated_at = utcnow()
-        paper.save()
-        changed = True
-    if notes_added or highlights_added or (created and backup):
-        search.reindex(paper)
-    if created:
-        report["created"] += 1
-    elif changed:
-        report["updated"] += 1
+def read_upload(data: bytes | str, fmt: str | None = None) -> tuple[str, list[dict], list[dict]]:
+    """``read_file`` of an uploaded file's bytes (see ``formats.upload.decode_upload``)."""
+    if not isinstance(data, str):
+        try:
+            data = decode_upload(data)
+        except FormatError as error:
+            raise _unreadable(error) from None
+    return read_file(data, fmt)
 
 
 def import_file(user: User, data: bytes | str, fmt: str | None = None, *,
                 progress: Callable[[int], None] | None = None, enrich: bool = False) -> dict:
-    """Read and import one uploaded file (see ``read_file`` and ``import_records``)."""
-    text = data if isinstance(data, str) else None
-    if text is None:
-        try:
-            text = decode_upload(data)
-        except FormatError as error:
-            raise Invalid(f"the file cannot be imported: {error.message}",
-                                   fields={"file": [error.message]}) from None
-    fmt, found, skipped = read_file(text, fmt)
+    """Read and import one uploaded file (see ``read_upload`` and ``import_records``)."""
+    fmt, found, skipped = read_upload(data, fmt)
     return import_records(user, fmt, found, skipped, progress=progress, enrich=enrich)

@@ -32,6 +32,8 @@ class JSONField(TextField):
         return None if value is None else json.dumps(value, ensure_ascii=False)
 
     def python_value(self, value):
+        if value == "[]" or value == "{}":  # most lists and maps are empty: no parse for them
+            return [] if value == "[]" else {}
         return None if value is None else json.loads(value)
 
 

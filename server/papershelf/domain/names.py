@@ -8,9 +8,9 @@ A paper keeps each author as text for display, in one of the forms a person writ
   after them *Last* (the final word always is); a trailing "Jr."/"Sr."/"II"… is the *Jr* part;
 - ``von Last, First`` and ``von Last, Jr, First`` ("Den Hertog, M I", "Da Lozzo, Giordano"): the
   surname exactly as given, for names whose split the first form would get wrong;
-- one unit: an organisation ("Qwen Team", "The ATLAS Collaboration": recognised by its words, so
-  "Ai, Tao" and "Li Ai" stay people) or any name braced whole, as BibTeX writes it
-  ("{European Space Agency}").
+- one unit: an organisation ("OpenAI", "Qwen Team", "The ATLAS Collaboration", "Meta AI":
+  recognised by the form of the name, ``is_organisation``, so "Ai, Tao", "Li Ai" and "Ofir Press"
+  stay people) or any name braced whole, as BibTeX writes it ("{European Space Agency}").
 
 ``name_parts`` reads a display name into its :class:`NameParts`; ``display_name`` writes parts in
 the plainest of those forms that reads back to the same parts; ``parse_bibtex_name`` reads a name
@@ -29,22 +29,25 @@ from .latex import as_exported, decode_latex, encode_latex
 
 SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
 
-# Words that make a name of several words an organisation's (compared lower-case) …
+# Words that say a name is an institution's, whatever the other words are (compared lower-case).
+# Only words that are no one's given name or surname: "Press" is Ofir Press's surname, "Meta",
+# "Apple" or "Amazon" someone's given name, so a company's own name says nothing.
 _ORG_WORDS = frozenset(
     """team teams lab labs laboratory laboratories university universität université universidad
-    università universiteit institute institut instituto istituto institution consortium
-    collaboration group project foundation center centre council committee commission
-    organization organisation association society academy agency ministry department office
-    board bureau network alliance federation initiative contributors developers community
-    hospital museum library press publishing publishers company corporation inc inc. ltd ltd.
-    llc corp corp. gmbh plc research deepmind openai google meta microsoft anthropic nvidia
-    alibaba deepseek qwen mistral bytedance tencent baidu huawei""".split()
+    università universiteit universitat institute institut instituto istituto institution
+    consortium collaboration group project foundation council committee commission association
+    society academy agency ministry department organization organisation federation alliance
+    initiative contributors developers community center centre network research hospital
+    museum library company corporation corp corp. inc inc. ltd ltd. llc gmbh plc""".split()
 )
-# … and acronyms that do, compared as written: "Meta AI" is a lab, "Tao Ai" a person.
-_ORG_ACRONYMS = frozenset({"AI", "ML", "NLP", "AG", "SA", "LLC", "GmbH", "Inc.", "Ltd."})
 _ORG_PUNCT = str.maketrans(",()", "   ")
+_INITIALS = re.compile(r"^(?:[A-Z]\.?){1,3}$")
 
 
+def _acronym(word: str) -> bool:
+    """An all-caps word of two letters or more: ``AI``, ``ATLAS``, ``LIGO``."""
+    letters = [c for c in word if c.isalpha()]
+    return len(letters) >= 2 and all(c.isupper() for c in letters)
 class NameParts(NamedTuple):
     """A name's four parts, as text; a name that is one unit (an organisation, a braced name) has
     only ``last``."""
@@ -64,12 +67,25 @@ def _literal(text: str) -> NameParts:
 
 
 def is_organisation(name: str) -> bool:
-    """A name of several words that names an organisation, not a person."""
+    """A name that is an organisation's, by its form, not by who it might be: one word with no
+    given name (``OpenAI``, ``DeepSeek-AI``); ``The …``; an ampersand; a word no person is named
+    (``Collaboration``, ``University``, ``Team``, ``Inc.``: ``_ORG_WORDS``); or, in a name
+    without a comma (``Last, First`` is a person's), an all-caps acronym (``Meta AI``) other than
+    a person's leading initials (``AJ Smith``). So "Meta Kowalski", "Ofir Press", "Apple Xu" and
+    "Li Ai" are people."""
     words = name.translate(_ORG_PUNCT).split()
-    if len(words) < 2:
+    if not words:
         return False
-    return (words[0].lower() == "the" or not _ORG_ACRONYMS.isdisjoint(words)
-            or any(w.lower() in _ORG_WORDS for w in words))
+    if len(words) == 1:
+        return "," not in name and words[0].lower() not in ("others", "and")
+    if words[0] == "The" or "&" in name or any(w.lower() in _ORG_WORDS for w in words):
+        return True
+    if "," in name:
+        return False
+    leading = 0  # initials before the surname ("AJ Smith", "J.R.R. Tolkien") are a person's
+    while leading < len(words) - 1 and _INITIALS.match(words[leading]):
+        leading += 1
+    return any(_acronym(w) for w in words[leading:])
 
 
 # ---- case, as BibTeX sees it ---------------------------------------------------------------
@@ -337,7 +353,10 @@ def format_bibtex_name(parts: NameParts, utf8: bool = False) -> str:
             # .bbl, which then does not compile; "\relax" first gives it a harmless one
             return "{\\relax " + encode_latex(" ".join(words), utf8=utf8) + "}"
         if len(words) == 1 and words[0].lower() not in ("and", "others"):
-            return _encode_word(words[0], utf8)
+            # one unit however BibTeX reads it ("{OpenAI}"); a word that stays UTF-8 is one
+            # special character already
+            word = _encode_word(words[0], utf8)
+            return word if word.startswith("{\\relax ") else "{" + word + "}"
         return "{" + encode_latex(" ".join(words), utf8=utf8) + "}"
     von = [_encode_word(w, utf8) for w in parts.von.split()]
     last = [_encode_word(w, utf8) for w in parts.last.split()]
@@ -359,11 +378,14 @@ def bibtex_name(name: str, utf8: bool = False) -> str:
     if not name.isprintable():
         name = as_exported(name)  # control characters are spaces in an export
     words = name.split()
-    if (1 < len(words) < 4 and name.isascii() and all(w[0].isupper() for w in words)
-            and words[-1].lower() not in SUFFIXES and encode_latex(name) is name
-            and "," not in name and not is_organisation(name)):
-        # the common case, "Wei Jiang": no von, no jr, nothing to encode (an export spends a
-        # good part of its time on names; the general way below gives the same)
+    if (1 < len(words) < 4 and name.isascii() and words[0] != "The"
+            and all(w[0].isupper() and w[1:].islower() and w.lower() not in _ORG_WORDS
+                    for w in words)
+            and words[-1].lower() not in SUFFIXES and "," not in name
+            and encode_latex(name) is name):
+        # the common case, "Wei Jiang": capitalized words (so no acronym, no von), no jr,
+        # nothing to encode, no word of an institution's (an export spends a good part of its
+        # time on names; the general way below gives the same)
         return f"{words[-1]}, {' '.join(words[:-1])}"
     parts = name_parts(name)
     return "{}" if parts is None else format_bibtex_name(parts, utf8)

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from papershelf.formats.citekey import make_citation_key
-from papershelf.formats.latex import decode_latex
-from papershelf.formats.names import (
+from papershelf.domain.citekey import make_citation_key
+from papershelf.domain.latex import decode_latex
+from papershelf.domain.names import (
     NameParts,
     bibtex_name,
     display_name,
@@ -40,7 +40,9 @@ NAMES = [
     ("danah boyd", "danah boyd", "danah boyd"),
     # a braced surname can only be written back as read from the file (a paper keeps that)
     ("{de Souza}, Xavier", "de Souza, Xavier", "de Souza, Xavier"),
-    ("Perelman", "Perelman", "Perelman"),
+    ("Perelman", "Perelman", "{Perelman}"),  # one word, no given name: one unit
+    ("Press, Ofir", "Ofir Press", "Press, Ofir"),
+    ("{OpenAI}", "OpenAI", "{OpenAI}"),
 ]
 
 
@@ -67,15 +69,52 @@ def test_names_split_as_pybtex_splits_them(bib, display, written):
     assert parse_bibtex_name(written) == pybtex_parts(written)
 
 
-@pytest.mark.parametrize(("name", "organisation"), [
-    ("Tao Ai", False), ("Li Ai", False), ("Ai Nakamura", False), ("Meta AI", True),
-    ("Qwen Team", True), ("The ATLAS Collaboration", True), ("Google DeepMind", True),
-    ("José María Álvarez de la Fuente", False), ("OpenAI", False),  # one word needs no braces
-    ("University of California, Berkeley", True),
-])
-def test_organisations_only_when_they_are_organisations(name, organisation):
+# (display name, its citation key, its BibTeX author): people whose names are also a company's or
+# a common word are people; organisations are known by the form of their name
+PEOPLE = [
+    ("Meta Kowalski", "kowalski2024scaling", "Kowalski, Meta"),
+    ("Ofir Press", "press2024scaling", "Press, Ofir"),
+    ("Apple Xu", "xu2024scaling", "Xu, Apple"),
+    ("Amazon Smith", "smith2024scaling", "Smith, Amazon"),
+    ("Ai Nakamura", "nakamura2024scaling", "Nakamura, Ai"),
+    ("Li Ai", "ai2024scaling", "Ai, Li"),
+    ("Tao Ai", "ai2024scaling", "Ai, Tao"),
+    ("Van Nguyen", "nguyen2024scaling", "Nguyen, Van"),
+    ("Google Chen", "chen2024scaling", "Chen, Google"),
+    ("Hope Open", "open2024scaling", "Open, Hope"),
+    ("AJ Smith", "smith2024scaling", "Smith, AJ"),
+    ("J. R. R. Tolkien", "tolkien2024scaling", "Tolkien, J. R. R."),
+    ("José María Álvarez de la Fuente", "delafuente2024scaling",
+     "de la Fuente, Jos{\\'e} Mar{\\'{i}}a {\\'A}lvarez"),
+    ("ZHANG, Wei", "zhang2024scaling", "ZHANG, Wei"),  # Last, First: a person's
+]
+ORGANISATIONS = [
+    ("OpenAI", "openai2024scaling", "{OpenAI}"),
+    ("DeepSeek-AI", "deepseekai2024scaling", "{DeepSeek-AI}"),
+    ("The ATLAS Collaboration", "theatlascollaboration2024scaling", "{The ATLAS Collaboration}"),
+    ("Google DeepMind Team", "googledeepmindteam2024scaling", "{Google DeepMind Team}"),
+    ("LIGO Scientific Collaboration", "ligoscientificcollaboration2024scaling",
+     "{LIGO Scientific Collaboration}"),
+    ("Meta AI", "metaai2024scaling", "{Meta AI}"),
+    ("Qwen Team", "qwenteam2024scaling", "{Qwen Team}"),
+    ("NVIDIA Corporation", "nvidiacorporation2024scaling", "{NVIDIA Corporation}"),
+    ("Allen Institute for AI", "alleninstituteforai2024scaling", "{Allen Institute for AI}"),
+    ("Johnson & Johnson", "johnsonjohnson2024scaling", "{Johnson \\& Johnson}"),
+    ("University of California, Berkeley", "universityofcaliforniaberkeley2024scaling",
+     "{University of California, Berkeley}"),
+]
+
+
+@pytest.mark.parametrize(("name", "key", "written"), PEOPLE + ORGANISATIONS)
+def test_people_are_people_and_organisations_are_known_by_their_form(name, key, written):
+    organisation = (name, key, written) in ORGANISATIONS
     assert is_organisation(name) is organisation
-    assert name_parts(name).literal is (organisation or " " not in name)
+    assert name_parts(name).literal is organisation
+    record = {"authors": [name], "published": "2024-05-01", "title": "Scaling laws"}
+    assert make_citation_key(record, set()) == key
+    assert bibtex_name(name) == written
+    (back,), _ = parse_bibtex_names(written)  # and the export reads back to the same name
+    assert name_parts(back) == name_parts(name)
 
 
 @pytest.mark.parametrize(("author", "key"), [
@@ -114,6 +153,7 @@ def test_any_name_reads_back_into_the_same_parts(name):
 
 
 @pytest.mark.parametrize("name", ["Wei Jiang", "Aidan N. Gomez", "Martin Luther King Jr.",
-                                  "Meta AI", "Ludwig van Beethoven", "A B C D"])
+                                  "Meta AI", "Ludwig van Beethoven", "A B C D", "Smith, John",
+                                  "Ofir Press", "Qwen Team", "The Lab", "Wei Zhang42"])
 def test_the_fast_path_for_plain_names_writes_what_the_rules_write(name):
     assert bibtex_name(name) == format_bibtex_name(name_parts(name))

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from papershelf.formats.latex import (
+from papershelf.domain.latex import (
     _encode_by_pattern,
     as_exported,
     decode_latex,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from papershelf.formats.citekey import make_citation_key
+from papershelf.domain.citekey import make_citation_key
 
 
 def rec(authors, year, title):
