@@ -46,7 +46,7 @@ from papershelf.formats.upload import decode_upload, sniff_format
 from papershelf.services import citekeys, listing, papers, search
 from papershelf.store import papers as queries
 from papershelf.store import records
-from papershelf.store.db import let_other_writers_in, write_transaction
+from papershelf.store.db import let_other_writers_in, write
 from papershelf.store.models import Highlight, Note, Paper, User, utcnow
 
 BATCH = 500
@@ -494,16 +494,35 @@ def import_records(user: User, fmt: str, found: list[dict], skipped: list[dict],
     while index < len(found):
         if index:
             let_other_writers_in()
+        end = write(_batch(run, found, index))
+        if progress:
+            progress(end - index)
+        index = end
+    return run.report
+
+
+def _batch(run: _Import, found: list[dict], start: int):
+    """One batch of the import from ``found[start]``, as a write that answers where the next
+    batch starts. PostgreSQL may run it again after a deadlock: each run starts from the report
+    as it was before the batch, so nothing is counted twice."""
+    mark = {k: len(v) if isinstance(v, list) else v for k, v in run.report.items()}
+
+    def attempt() -> int:
+        for k, v in mark.items():
+            if isinstance(run.report[k], list):
+                del run.report[k][v:]
+            else:
+                run.report[k] = v
         deadline = time.monotonic() + BATCH_SECONDS
-        with write_transaction(), citekeys.choosing_in_bulk():
-            queries.lock_user(user.id)
-            end = min(index + BATCH_RECORDS, len(found))
+        index, end = start, min(start + BATCH_RECORDS, len(found))
+        with citekeys.choosing_in_bulk():
+            queries.lock_user(run.user.id)
             while index < end and time.monotonic() < deadline:
                 _import_one(run, index, found[index])
                 index += 1
-                if progress:
-                    progress(1)
-    return run.report
+        return index
+
+    return attempt
 
 
 def read_upload(data: bytes | str, fmt: str | None = None) -> tuple[str, list[dict], list[dict]]:

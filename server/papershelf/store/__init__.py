@@ -4,8 +4,7 @@ What lives here and nowhere else: raw SQL, every difference between the dialects
 PostgreSQL) and every lock a transaction takes. The services build plain reads and writes of
 rows with the models' query builder (``Paper.get_or_none``, ``Paper.select().where(…)``,
 ``paper.save()``), which peewee renders in either dialect, and call the modules below for the
-rest; they write only inside ``db.write`` (but ``services.transfer``'s import batch, which
-still opens the temporary ``db.write_transaction``).
+rest; they write only inside ``db.write``.
 
 - ``db``: the connection, the dialect checks and helpers (``in_list``, ``skip_locked``,
   ``read_timestamp``), and ``write``, the one write path (SQLite's group commit, PostgreSQL's

@@ -13,7 +13,6 @@ import queue
 import random
 import threading
 import time
-from contextlib import contextmanager
 from datetime import datetime
 
 from peewee import (
@@ -200,9 +199,7 @@ def _run_retrying(fn, retry_unique: bool, nested: bool):
 # handler, which sleeps in steps of up to 100 ms: under 16 concurrent clients most of the time
 # went to sleeping. Writers of this process queue for one writer thread instead and are woken
 # at once; other processes (a CLI import beside the server) still meet BEGIN IMMEDIATE +
-# busy_timeout. The writer holds this lock around each batch, so that a transaction this
-# process opens in another thread (``write_transaction``) waits here, not in the busy handler.
-_sqlite_writer = threading.RLock()
+# busy_timeout.
 
 
 class _Job:
@@ -269,35 +266,23 @@ class GroupCommitter:
 
     @staticmethod
     def _run_batch(batch):
-        with _sqlite_writer:
-            db.connect(reuse_if_open=True)
-            try:
-                with db.atomic():
-                    for job in batch:
-                        # A savepoint per request, in plain SQL (peewee's nested atomic() cost
-                        # more than the two statements themselves).
-                        db.execute_sql("SAVEPOINT papershelf_job")
-                        try:
-                            job.result = job.context.run(job.fn)
-                        except Exception as e:  # noqa: BLE001 - handed to the request's thread
-                            job.error = e
-                            db.execute_sql("ROLLBACK TO SAVEPOINT papershelf_job")
-                        db.execute_sql("RELEASE SAVEPOINT papershelf_job")
-            finally:
-                db.close()
+        db.connect(reuse_if_open=True)
+        try:
+            with db.atomic():
+                for job in batch:
+                    # A savepoint per request, in plain SQL (peewee's nested atomic() cost
+                    # more than the two statements themselves).
+                    db.execute_sql("SAVEPOINT papershelf_job")
+                    try:
+                        job.result = job.context.run(job.fn)
+                    except Exception as e:  # noqa: BLE001 - handed to the request's thread
+                        job.error = e
+                        db.execute_sql("ROLLBACK TO SAVEPOINT papershelf_job")
+                    db.execute_sql("RELEASE SAVEPOINT papershelf_job")
+        finally:
+            db.close()
 
 
 _committer = GroupCommitter()
 
 
-@contextmanager
-def write_transaction():
-    """TEMPORARY, for ``services.transfer`` alone until its import batch calls ``write``: a
-    transaction in this thread, queued with the writer thread on SQLite. Nothing else may use
-    it (it does not retry PostgreSQL's deadlocks)."""
-    if is_sqlite():
-        with _sqlite_writer, db.atomic():
-            yield
-    else:
-        with db.atomic():
-            yield
