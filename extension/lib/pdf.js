@@ -9,7 +9,8 @@
  * (marked content tagged Artifact: running heads the text layer hides from readers) left out.
  * A PDF highlight's offsets are in its page's text. Anchoring is lib/anchoring.js's, on that
  * page first; a highlight no longer there (another version of the PDF) is looked for by its
- * exact quote on the other pages, the nearest first; else it is an orphan.
+ * exact quote on the other pages, the nearest first, then by the fuzzy match on them (moved and
+ * edited); else it is an orphan.
  *
  * Pure: no DOM, no chrome.*; node tests import it.
  */
@@ -119,7 +120,8 @@ export function pageText(items) {
 /**
  * Where PDF highlight `h` ({page, exact, prefix, suffix, start, end}) lies in the PDF whose page
  * texts are `texts` (texts[0] is page 1): {page, start, end, method}, or null (an orphan).
- * Its own page by the whole algorithm; then the other pages by its exact quote, nearest first.
+ * Its own page by the whole algorithm; then the other pages, nearest first, by its exact quote;
+ * then by the fuzzy match.
  */
 export function findOnPages(texts, h) {
   const own = Number.isInteger(h.page) ? h.page : 1;
@@ -131,9 +133,15 @@ export function findOnPages(texts, h) {
   if (!exact) return null;
   const order = texts.map((_, i) => i + 1).filter((p) => p !== own)
     .sort((a, b) => Math.abs(a - own) - Math.abs(b - own) || a - b);
+  const elsewhere = { ...h, start: -1 };
   for (const page of order) {
     if (!texts[page - 1].includes(exact)) continue;
-    const at = anchor(texts[page - 1], { ...h, start: -1 });
+    const at = anchor(texts[page - 1], elsewhere);
+    if (at) return { page, ...at };
+  }
+  // Moved and edited: the fuzzy match, on the nearest page that has one.
+  for (const page of order) {
+    const at = anchor(texts[page - 1], elsewhere);
     if (at) return { page, ...at };
   }
   return null;
@@ -199,8 +207,10 @@ export function paperFromPdfMetadata({ info = {}, metadata = null, firstPage = [
 // ---- opening arXiv's PDFs in the reader -------------------------------------------------
 
 export const REDIRECT_RULE_ID = 1;
-/** arXiv's PDF addresses (abs/pdf ids, with or without a version or .pdf). */
-export const ARXIV_PDF_REGEX = "^https://(?:www\\.|export\\.)?arxiv\\.org/pdf/[^?#]+$";
+/** arXiv's PDF addresses (ids with or without a version or .pdf), and the fragment a link may
+ * carry (the browser matches rules on the URL with its fragment): it becomes the reader's own
+ * (#page=N&papershelf-highlight=ID), since the file's address is put in unencoded. */
+export const ARXIV_PDF_REGEX = "^(https://(?:www\\.|export\\.)?arxiv\\.org/pdf/[^?#]+)(#.*)?$";
 
 /** The dynamic rules for `options` ({arxiv: boolean}) with the reader at `readerBase`
  * (chrome.runtime.getURL(READER_PATH)): arXiv's PDFs, opened in a tab, go to the reader. */
@@ -209,7 +219,7 @@ export function redirectRules(readerBase, { arxiv = true } = {}) {
   return [{
     id: REDIRECT_RULE_ID,
     priority: 1,
-    action: { type: "redirect", redirect: { regexSubstitution: `${readerBase}?file=\\0` } },
+    action: { type: "redirect", redirect: { regexSubstitution: `${readerBase}?file=\\1\\2` } },
     condition: { regexFilter: ARXIV_PDF_REGEX, resourceTypes: ["main_frame"] },
   }];
 }
