@@ -191,14 +191,16 @@ export function paperFromPdfMetadata({ info = {}, metadata = null, firstPage = [
     if (!metadata) return null;
     return typeof metadata.get === "function" ? metadata.get(name) : metadata[name];
   };
+  // pdf.js gives the document information's other keys as a Map (older releases: an object).
   const custom = (info && info.Custom) || {};
+  const customKey = (k) => (custom instanceof Map ? custom.get(k) : custom[k]);
   const infoTitle = clean(info.Title);
   const xmpTitle = clean(xmp("dc:title"));
   const title = [xmpTitle, infoTitle].find((t) => t && !NOT_A_TITLE.test(t)) || titleFromFirstPage(firstPage, pageHeight);
   const creators = xmp("dc:creator");
   const authors = Array.isArray(creators) && creators.length ? creators.map(clean).filter(Boolean) : authorsFrom(info.Author);
   const identifier = xmp("dc:identifier");
-  const doi = doiIn(custom.doi || custom.DOI || info.doi || info.DOI) || doiIn(xmp("prism:doi")) ||
+  const doi = doiIn(customKey("doi") || customKey("DOI") || info.doi || info.DOI) || doiIn(xmp("prism:doi")) ||
     doiIn(Array.isArray(identifier) ? identifier.join(" ") : identifier) ||
     doiIn((firstPage || []).map((i) => i.str || "").join(" "));
   return { title, authors, doi };

@@ -84,7 +84,7 @@ export async function openPdf(url) {
     standardFontDataUrl: chrome.runtime.getURL(`${VENDOR}standard_fonts/`),
     wasmUrl: chrome.runtime.getURL(`${VENDOR}wasm/`),
     iccUrl: chrome.runtime.getURL(`${VENDOR}iccs/`),
-    docBaseUrl: url,
+    // No docBaseUrl: a relative file name (a Launch action's program) never becomes a link.
   });
   // A password-protected PDF asks for its password here: the reader does not open those.
   task.onPassword = () => {

@@ -185,7 +185,8 @@ export function createPages(doc, container, callbacks) {
     page.getAnnotations({ intent: "display" }).then((annotations) => {
       for (const a of annotations) {
         if (a.subtype !== "Link") continue;
-        const [x1, y1, x2, y2] = viewport.convertToViewportRectangle(a.rect);
+        const [x1, y1] = viewport.convertToViewportPoint(a.rect[0], a.rect[1]);
+        const [x2, y2] = viewport.convertToViewportPoint(a.rect[2], a.rect[3]);
         const box = document.createElement("a");
         box.style.left = `${Math.min(x1, x2)}px`;
         box.style.top = `${Math.min(y1, y2)}px`;

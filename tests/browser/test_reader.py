@@ -348,7 +348,7 @@ def test_a_two_column_venue_pdf_is_identified_from_its_metadata(venue_browser, p
     # A word hyphenated across two lines, selected by a drag over the line break.
     import re
     word = re.search(r"(\w+)- (\w+)", text)
-    quote = text[word.start() - 20: word.end() + 12]
+    quote = text[word.start() - 20: word.end() + 12].strip()
     highlight_by_drag(page, 1, quote)
     highlight_by_drag(page, 1, KEY["right_column"])
     p = stored(server)
@@ -389,10 +389,11 @@ def test_a_hostile_pdf_runs_nothing(connected, pdfs):
     context.route("https://evil.example/**", lambda route: route.fulfill(status=200, body="no"))
     context.route("https://example.org/**", lambda route: route.fulfill(
         status=200, content_type="text/html", body="<title>safe</title>"))
+    # Every message the worker receives from now on, one-off or on a port.
     sw.evaluate("""() => {
-        globalThis.__readerAsked = [];
-        const route = papershelf.route;
-        papershelf.routeCalls = (msg, sender) => globalThis.__readerAsked.push(msg.type);
+        globalThis.__asked = [];
+        chrome.runtime.onMessage.addListener((m) => { __asked.push(m && m.type); });
+        chrome.runtime.onConnect.addListener((port) => port.onMessage.addListener((m) => { __asked.push(m && m.type); }));
     }""")
     asked_before = sw.evaluate("() => chrome.storage.local.get('outbox').then(o => JSON.stringify(o))")
     page = context.new_page()
@@ -410,7 +411,7 @@ def test_a_hostile_pdf_runs_nothing(connected, pdfs):
     assert not any("evil.example" in r for r in requests), requests
     # Only the https link became a link, opened in a new tab without the opener.
     links = page.locator(".linkLayer a")
-    assert links.count() == 1
+    assert links.count() == 1, page.evaluate("() => [...document.querySelectorAll('.linkLayer a')].map(a => a.outerHTML)")
     assert (links.get_attribute("href"), links.get_attribute("target"), links.get_attribute("rel")) == (
         "https://example.org/safe", "_blank", "noopener noreferrer")
     # Clicking where the javascript: and file: links are does nothing.
@@ -426,6 +427,10 @@ def test_a_hostile_pdf_runs_nothing(connected, pdfs):
     assert opened.value.url == "https://example.org/safe"
     assert page.evaluate("() => window.__papershelfPwned") is None
     assert server.papers() == [], "nothing was saved or sent"
+    # The reader asked what it always asks (is this paper saved, a ticket for its notes panel,
+    # which claims it and asks what to show): nothing the PDF's code tried to send.
+    asked = sw.evaluate("() => __asked")
+    assert set(asked) <= {"lookup", "panel-ticket", "claim-panel", "panel-state"}, asked
     assert sw.evaluate("() => chrome.storage.local.get('outbox').then(o => JSON.stringify(o))") == asked_before
 
 
