@@ -58,7 +58,7 @@ export function mayAsk(role, type) {
 export function pageSafeHighlight(h) {
   if (!h) return h;
   const out = {};
-  for (const k of ["id", "field", "section", "exact", "prefix", "suffix", "start", "end", "color"]) {
+  for (const k of ["id", "field", "section", "page", "exact", "prefix", "suffix", "start", "end", "color"]) {
     if (h[k] !== undefined) out[k] = h[k];
   }
   return out;

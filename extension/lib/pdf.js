@@ -8,9 +8,9 @@
  * string (NFC), an end of line counted as a space, whitespace folded, trimmed; an artifact
  * (marked content tagged Artifact: running heads the text layer hides from readers) left out.
  * A PDF highlight's offsets are in its page's text. Anchoring is lib/anchoring.js's, on that
- * page first; a highlight no longer there (another version of the PDF) is looked for by its
- * exact quote on the other pages, the nearest first, then by the fuzzy match on them (moved and
- * edited); else it is an orphan.
+ * page first; a highlight no longer at its place (another version of the PDF) is also looked for
+ * by its exact quote on the other pages (the best context wins), then by the fuzzy match on them
+ * (moved and edited); else it is an orphan.
  *
  * Pure: no DOM, no chrome.*; node tests import it.
  */
@@ -117,17 +117,36 @@ export function pageText(items) {
   return normalizeText(parts.join(""));
 }
 
+/** How much of the stored context agrees around a match: the units of the stored prefix that end
+ * right before it, and of the stored suffix that start right after it. */
+function contextFit(text, at, h) {
+  const prefix = h.prefix || "";
+  const suffix = h.suffix || "";
+  const before = text.slice(Math.max(0, at.start - prefix.length), at.start);
+  const after = text.slice(at.end, at.end + suffix.length);
+  let fit = 0;
+  while (fit < before.length && before[before.length - 1 - fit] === prefix[prefix.length - 1 - fit]) fit++;
+  let tail = 0;
+  while (tail < after.length && after[tail] === suffix[tail]) tail++;
+  return fit + tail;
+}
+
 /**
  * Where PDF highlight `h` ({page, exact, prefix, suffix, start, end}) lies in the PDF whose page
  * texts are `texts` (texts[0] is page 1): {page, start, end, method}, or null (an orphan).
- * Its own page by the whole algorithm; then the other pages, nearest first, by its exact quote;
- * then by the fuzzy match.
+ * Its own page by the whole algorithm, taken at once when the quote stands at its stored place
+ * with its context. Else every page that has the exact quote is a candidate too (a new version
+ * moves text to other pages): the one whose text around it agrees most with the stored context
+ * wins (an exact quote before a fuzzy one, then the nearest page). None: the fuzzy match on
+ * the nearest other page that has one.
  */
 export function findOnPages(texts, h) {
   const own = Number.isInteger(h.page) ? h.page : 1;
+  const candidates = [];
   if (own >= 1 && own <= texts.length) {
     const at = anchor(texts[own - 1], h);
-    if (at) return { page: own, ...at };
+    if (at && at.method === "position") return { page: own, ...at };
+    if (at) candidates.push({ page: own, ...at });
   }
   const exact = h.exact || "";
   if (!exact) return null;
@@ -137,7 +156,16 @@ export function findOnPages(texts, h) {
   for (const page of order) {
     if (!texts[page - 1].includes(exact)) continue;
     const at = anchor(texts[page - 1], elsewhere);
-    if (at) return { page, ...at };
+    if (at) candidates.push({ page, ...at });
+  }
+  if (candidates.length) {
+    const rank = (c) => [contextFit(texts[c.page - 1], c, h), c.method === "fuzzy" ? 0 : 1, -Math.abs(c.page - own)];
+    let best = candidates[0];
+    for (const c of candidates.slice(1)) {
+      const [a, b] = [rank(c), rank(best)];
+      if (a[0] > b[0] || (a[0] === b[0] && (a[1] > b[1] || (a[1] === b[1] && a[2] > b[2])))) best = c;
+    }
+    return best;
   }
   // Moved and edited: the fuzzy match, on the nearest page that has one.
   for (const page of order) {

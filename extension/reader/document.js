@@ -3,14 +3,36 @@
  * (credentials: include; a site the extension has no access to yet is asked for with
  * permissions.request, on the user's click), checked to be a PDF, and handed to pdf.js, which
  * runs in its worker from the extension (no eval: isEvalSupported is false, and the extension's
- * CSP allows none), without scripting, XFA or forms. Every failure is a ReaderError whose message
+ * CSP allows none), without scripting, XFA or forms. early.js may have started the worker and the
+ * fetch already. Every failure is a ReaderError whose message
  * says what happened in words a reader understands.
  */
 
-import { GlobalWorkerOptions, getDocument } from "../vendor/pdfjs/build/pdf.min.mjs";
+import { GlobalWorkerOptions, PDFWorker, getDocument } from "../vendor/pdfjs/build/pdf.min.mjs";
 
 const VENDOR = "vendor/pdfjs/";
 GlobalWorkerOptions.workerSrc = chrome.runtime.getURL(`${VENDOR}build/pdf.worker.min.mjs`);
+
+/** pdf.js's worker, started while the PDF is fetched (its 1.3 MB script loads meanwhile): the
+ * one early.js started, else one of its own. */
+let worker = null;
+export function startWorker() {
+  if (worker) return worker;
+  const early = globalThis.papershelfEarly;
+  const port = early && early.worker;
+  if (port) early.worker = null; // a port serves one PDFWorker
+  worker = port ? new PDFWorker({ name: "papershelf-reader", port }) : new PDFWorker({ name: "papershelf-reader" });
+  return worker;
+}
+
+/** The response early.js asked for `url`, if it did (once). */
+function earlyResponse(url) {
+  const early = globalThis.papershelfEarly;
+  if (!early || early.url !== url || !early.response) return null;
+  const response = early.response;
+  early.response = null;
+  return response;
+}
 
 export class ReaderError extends Error {
   constructor(message, { kind = "failed", status = 0 } = {}) {
@@ -47,7 +69,7 @@ export async function askToRead(url) {
 async function fetchPdf(url) {
   let res;
   try {
-    res = await fetch(url, { credentials: "include", redirect: "follow", cache: "default" });
+    res = (await earlyResponse(url)) || (await fetch(url, { credentials: "include", redirect: "follow", cache: "default" }));
   } catch (err) {
     throw new ReaderError(`The PDF could not be fetched from ${new URL(url).host}: ${err.message}.`, { kind: "failed" });
   }
@@ -73,9 +95,12 @@ export function looksLikePdf(bytes) {
 
 /** Open the PDF at `url`: the pdf.js document, or a ReaderError. */
 export async function openPdf(url) {
+  startWorker();
   const data = await fetchPdf(url);
+  performance.measure("papershelf:reader-fetched", { start: 0 });
   const task = getDocument({
     data,
+    worker,
     isEvalSupported: false,
     enableXfa: false,
     stopAtErrors: false,
@@ -90,6 +115,7 @@ export async function openPdf(url) {
   task.onPassword = () => {
     task.destroy();
   };
+  worker = null; // destroying the document ends its worker: another document starts a new one
   try {
     return await task.promise;
   } catch (err) {

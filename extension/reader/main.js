@@ -32,7 +32,7 @@ import { onPaperChange, state } from "../content/state.js";
 import { Measure, timed } from "../content/timing.js";
 import { onSelectionEnd } from "../content/toolbar.js";
 import { lookup } from "../content/watch.js";
-import { ReaderError, askToRead, mayRead, openPdf } from "./document.js";
+import { ReaderError, askToRead, mayRead, openPdf, startWorker } from "./document.js";
 import { createFind } from "./find.js";
 import { createPages, endSelecting } from "./pages.js";
 
@@ -211,6 +211,7 @@ async function start() {
     return;
   }
   $("original").href = reader.url;
+  startWorker();
   if (!(await mayRead(reader.url))) {
     const host = new URL(reader.url).host;
     $("paper-title").textContent = host;
@@ -241,7 +242,14 @@ async function load() {
   performance.measure(READER_MEASURE.OPEN, { start: 0 });
   $("page-count").textContent = `/ ${doc.numPages}`;
   const pages = createPages(doc, $("viewer"), {
-    onFirstPage: () => performance.measure(READER_MEASURE.FIRST_PAGE, { start: 0 }),
+    onFirstPage: () => {
+      performance.measure(READER_MEASURE.FIRST_PAGE, { start: 0 });
+      // Every page's text once the first page is drawn (pdf.js's worker reads them; they would
+      // only slow that page down): anchoring on other pages and find need them all.
+      const start = performance.now();
+      pages.readTexts().then(() => performance.measure(READER_MEASURE.TEXTS, { start }), () => {});
+      identify(doc);
+    },
     onTextLayer: () => {
       repaint();
       scrollToLinkedHighlight();
@@ -253,17 +261,11 @@ async function load() {
   await pages.layout();
   const { page } = readerFragment(location.hash);
   if (page) pages.goTo(page);
-  identify(doc);
   reader.find = createFind(pages, {
     input: $("find-input"),
     count: $("find-count"),
     onGoTo: (m) => pages.goTo(m.page, 0),
   });
-  // Every page's text, after the first pages are drawn: anchoring and find need them all.
-  setTimeout(() => {
-    const start = performance.now();
-    pages.readTexts().then(() => performance.measure(READER_MEASURE.TEXTS, { start }), () => {});
-  }, 0);
   wireControls(pages);
 }
 

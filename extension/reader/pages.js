@@ -20,7 +20,7 @@ const ZOOMS = [0.5, 0.75, 1, 1.25, 1.5, 2, 3];
 
 /** A view of `doc` (a pdf.js PDFDocumentProxy) in `container`. Callbacks: onTextLayer(page,
  * layer) when a page's text layer is in the DOM, onPageInView(page), onTexts(texts) once every
- * page's text is read, onFirstPage() when page 1 (or the first shown) is painted. */
+ * page's text is read, onFirstPage() when the first page shown is painted (or could not be). */
 export function createPages(doc, container, callbacks) {
   const view = {
     doc,
@@ -63,7 +63,14 @@ export function createPages(doc, container, callbacks) {
     }
     view.scale = cssScale();
     view.pages.forEach(sizePage);
-    // The other pages' sizes, as their dictionaries arrive (most papers: all the same).
+    view.observer = new IntersectionObserver(onIntersect, { rootMargin: NEAR });
+    for (const p of view.pages) view.observer.observe(p.div);
+    addEventListener("scroll", onScroll, { passive: true });
+  }
+
+  /** The other pages' sizes, as their dictionaries arrive (most papers: all the same), once the
+   * first page is drawn (asked before, they would hold it up in pdf.js's worker). */
+  function sizeOtherPages() {
     for (let n = 2; n <= view.count; n++) {
       doc.getPage(n).then((page) => {
         const vp = page.getViewport({ scale: 1 });
@@ -74,9 +81,14 @@ export function createPages(doc, container, callbacks) {
         }
       }, () => {});
     }
-    view.observer = new IntersectionObserver(onIntersect, { rootMargin: NEAR });
-    for (const p of view.pages) view.observer.observe(p.div);
-    addEventListener("scroll", onScroll, { passive: true });
+  }
+
+  /** The first page drawn, or failed: what waited for it may start. */
+  function firstPageDone(n) {
+    if (view.firstPainted) return;
+    view.firstPainted = true;
+    sizeOtherPages();
+    callbacks.onFirstPage(n);
   }
 
   const queue = new Set();
@@ -140,10 +152,7 @@ export function createPages(doc, container, callbacks) {
       if (p.canvas) p.canvas.remove();
       p.canvas = canvas;
       p.div.removeAttribute("data-loading");
-      if (!view.firstPainted) {
-        view.firstPainted = true;
-        callbacks.onFirstPage(p.n);
-      }
+      firstPageDone(p.n);
       if (!p.layer) await buildTextLayer(p, page, viewport);
       if (!p.links) buildLinks(p, page, viewport);
       p.state = "rendered";
@@ -152,6 +161,7 @@ export function createPages(doc, container, callbacks) {
       if (err && err.name === "RenderingCancelledException") return;
       p.div.setAttribute("data-loading", `Page ${p.n} could not be shown: ${err && err.message}`);
       p.state = "failed";
+      firstPageDone(p.n);
     } finally {
       p.task = null;
       if (p.state === "rendering") p.state = "empty";

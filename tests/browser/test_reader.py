@@ -117,7 +117,8 @@ def marks_on(page, n):
     """{highlight id: its painted text} in page n's text layer."""
     return page.evaluate("""(n) => {
         const out = {};
-        for (const m of document.querySelectorAll(`.textLayer[data-page-number="${n}"] mark[data-papershelf-highlight]`)) {
+        const layer = document.querySelector(`.textLayer[data-page-number="${n}"]`);
+        for (const m of layer ? layer.querySelectorAll('mark[data-papershelf-highlight]') : []) {
           out[m.dataset.papershelfHighlight] = (out[m.dataset.papershelfHighlight] || '') + m.textContent;
         }
         return out;
@@ -128,10 +129,11 @@ def painted_text(page, n, hid):
     return " ".join((marks_on(page, n).get(str(hid)) or "").split())
 
 
-def add_pdf_highlight(server, paper_id, text, quote, page_no, **extra):
+def add_pdf_highlight(server, paper_id, text, quote, page_no, after="", **extra):
+    """A PDF highlight of `quote` (its first occurrence after `after`) in a page's text."""
     from papershelf.domain.anchoring import describe_range, utf16_units
 
-    start = len(utf16_units(text[:text.index(quote)]))
+    start = len(utf16_units(text[:text.index(quote, text.index(after))]))
     body = {"field": "pdf", "page": page_no, **describe_range(text, start, start + len(utf16_units(quote))),
             **extra}
     status, h = server.call("POST", f"/api/papers/{paper_id}/highlights", body)
@@ -195,6 +197,11 @@ def test_a_highlight_by_mouse_drag_is_painted_again_after_reload_and_in_a_new_ve
     lig = add_pdf_highlight(server, p["id"], t[0], KEY["ligatures"], 1)
     edited = add_pdf_highlight(server, p["id"], t[1], KEY["edited"], 2, color="green")
     removed = add_pdf_highlight(server, p["id"], t[2], KEY["removed"], 3)
+    # Words that stand on every page: found on the page they were highlighted on (by their
+    # context), not the first one that has them.
+    common = "about what happened before"
+    assert all(common in text for text in t)
+    repeated = add_pdf_highlight(server, p["id"], t[2], common, 3, after="In step 3.2")
 
     page.reload()
     page.wait_for_selector(f'.textLayer[data-page-number="1"] mark[data-papershelf-highlight="{lig["id"]}"]')
@@ -206,6 +213,9 @@ def test_a_highlight_by_mouse_drag_is_painted_again_after_reload_and_in_a_new_ve
         "data-papershelf-color") == "green"
     show_page(page, 3)
     page.wait_for_selector(f'mark[data-papershelf-highlight="{removed["id"]}"]')
+    assert page.evaluate("() => papershelfReader.placed()")[str(repeated["id"])] == {"page": 3}
+    assert painted_text(page, 3, repeated["id"]) == common
+    assert not any(str(repeated["id"]) in marks_on(page, n) for n in (1, 2))
     page.close()
 
     # Version 2: a page of related work comes first (the method moves to page 3), a sentence is
@@ -219,6 +229,7 @@ def test_a_highlight_by_mouse_drag_is_painted_again_after_reload_and_in_a_new_ve
     assert placed[str(edited["id"])] == {"page": 3}, placed
     assert placed[str(lig["id"])] == {"page": 1}
     assert placed[str(removed["id"])] is None, "gone from version 2: an orphan"
+    assert placed[str(repeated["id"])] == {"page": 4}, "page 3 of version 1 is page 4 of version 2"
     show_page(page, 3)
     page.wait_for_selector(f'.textLayer[data-page-number="3"] mark[data-papershelf-highlight="{h["id"]}"]')
     assert painted_text(page, 3, h["id"]) == KEY["moved"]
@@ -233,7 +244,7 @@ def test_a_highlight_by_mouse_drag_is_painted_again_after_reload_and_in_a_new_ve
     assert item.locator("[data-papershelf-page]").inner_text() == "p. 2"
     link = item.locator("a[data-papershelf-page]").get_attribute("href")
     assert link.endswith(f"#page=2&papershelf-highlight={h['id']}") and "reader/reader.html?file=" in link
-    assert len(stored(server)["highlights"]) == 4, "nothing dropped"
+    assert len(stored(server)["highlights"]) == 5, "nothing dropped"
 
 
 def test_a_link_to_a_highlight_opens_the_reader_at_it_through_arxivs_pdf_url(connected, pdfs):
@@ -393,9 +404,12 @@ def test_a_hostile_pdf_runs_nothing(connected, pdfs):
     sw.evaluate("""() => {
         globalThis.__asked = [];
         chrome.runtime.onMessage.addListener((m) => { __asked.push(m && m.type); });
-        chrome.runtime.onConnect.addListener((port) => port.onMessage.addListener((m) => { __asked.push(m && m.type); }));
+        chrome.runtime.onConnect.addListener((port) => {
+          port.onMessage.addListener((m) => { __asked.push(m && m.type); });
+        });
     }""")
-    asked_before = sw.evaluate("() => chrome.storage.local.get('outbox').then(o => JSON.stringify(o))")
+    outbox = "() => chrome.storage.local.get('outbox').then(o => JSON.stringify(o))"
+    asked_before = sw.evaluate(outbox)
     page = context.new_page()
     page.on("console", lambda m: logs.append(m.text))
     dialogs = []
@@ -411,7 +425,8 @@ def test_a_hostile_pdf_runs_nothing(connected, pdfs):
     assert not any("evil.example" in r for r in requests), requests
     # Only the https link became a link, opened in a new tab without the opener.
     links = page.locator(".linkLayer a")
-    assert links.count() == 1, page.evaluate("() => [...document.querySelectorAll('.linkLayer a')].map(a => a.outerHTML)")
+    assert links.count() == 1, page.evaluate(
+        "() => [...document.querySelectorAll('.linkLayer a')].map(a => a.outerHTML)")
     assert (links.get_attribute("href"), links.get_attribute("target"), links.get_attribute("rel")) == (
         "https://example.org/safe", "_blank", "noopener noreferrer")
     # Clicking where the javascript: and file: links are does nothing.
@@ -431,7 +446,7 @@ def test_a_hostile_pdf_runs_nothing(connected, pdfs):
     # which claims it and asks what to show): nothing the PDF's code tried to send.
     asked = sw.evaluate("() => __asked")
     assert set(asked) <= {"lookup", "panel-ticket", "claim-panel", "panel-state"}, asked
-    assert sw.evaluate("() => chrome.storage.local.get('outbox').then(o => JSON.stringify(o))") == asked_before
+    assert sw.evaluate(outbox) == asked_before
 
 
 BAD = {

@@ -173,3 +173,17 @@ test("arXiv's PDFs, with or without a fragment, go to the reader; the fragment b
   assert.deepEqual(allow.condition.tabIds, [7]);
   assert.ok(allow.priority > rule.priority && allow.action.type === "allow");
 });
+
+test("words on every page: the page whose text around them agrees with the stored context wins", () => {
+  const texts = [
+    "Intro. so that a single attempt succeeds. Then the intro ends.",
+    "Method. so that a single attempt succeeds. Then the method ends.",
+    "New page. Analysis. In our logs, so that a single attempt succeeds. The analysis ends.",
+  ];
+  const v1 = ["Intro. so that a single attempt succeeds. Then the intro ends.", "Analysis. In our logs, so that a single attempt succeeds. The analysis ends."];
+  const h = onPage(v1, 2, "so that a single attempt succeeds");
+  assert.equal(findOnPages(v1, h).method, "position");
+  const at = findOnPages(texts, h);
+  assert.equal(at.page, 3, "not page 2, which has the words but not their context");
+  assert.equal(texts[2].slice(at.start, at.end), h.exact);
+});

@@ -141,3 +141,9 @@ test("the PDF reader, in a tab's top frame, may ask what a content script may, a
   assert.ok(mayAsk(Role.CONTENT, "open-reader"));
   assert.equal(mayAsk(Role.CONTENT, "original-pdf"), false);
 });
+
+test("a PDF highlight reaches the page (the reader) with its page, still without its comment", () => {
+  const h = { id: 9, field: "pdf", page: 3, exact: "x", prefix: "", suffix: "", start: 0, end: 1, color: "blue", comment: "private" };
+  assert.deepEqual(pageSafePaper({ id: 1, citation_key: "k", notes: [], highlights: [h] }).highlights,
+    [{ id: 9, field: "pdf", page: 3, exact: "x", prefix: "", suffix: "", start: 0, end: 1, color: "blue" }]);
+});
