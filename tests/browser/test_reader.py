@@ -283,6 +283,17 @@ def test_read_in_papershelf_on_an_arxiv_page_opens_the_reader(connected, pdfs):
     page.evaluate("() => document.querySelector('[data-papershelf-action=\"read\"]').click()")
     page.wait_for_timeout(500)
     assert len(context.pages) == pages
+    # The popup's "Open this PDF in the reader" (what its button asks the worker): a PDF tab in
+    # the browser's viewer goes to the reader in place.
+    sw.evaluate("() => papershelf.handlers['pdf-redirects']({arxiv: false})")
+    tab = context.new_page()
+    assert tab.goto(V1).headers["content-type"] == "application/pdf"
+    sw.evaluate("""async (url) => {
+        const [t] = await chrome.tabs.query({url});
+        return papershelf.handlers['open-reader']({url: t.url, tabId: t.id});
+    }""", V1)
+    wait_until(lambda: "/reader/reader.html?file=" in tab.url, what="the tab in the reader")
+    tab.wait_for_selector('.textLayer[data-page-number="1"] span')
 
 
 def test_arxiv_pdfs_open_in_the_reader_unless_switched_off_and_the_original_is_one_click_away(
