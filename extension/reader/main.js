@@ -24,10 +24,10 @@ import {
   paperFromPdfMetadata,
   readerFragment,
 } from "../lib/pdf.js";
-import { request } from "../content/messaging.js";
+import { fromOurWorker, request } from "../content/messaging.js";
 import { paintAll, scrollToLinkedHighlight } from "../content/paint.js";
 import { mountBar, renderPaper } from "../content/paperbar.js";
-import { onPanelClosed, onPaperChanged, onPaperUpdate } from "../content/panel.js";
+import { PANEL_MESSAGES, onPaperChanged } from "../content/panel.js";
 import { onPaperChange, state } from "../content/state.js";
 import { Measure, timed } from "../content/timing.js";
 import { onSelectionEnd } from "../content/toolbar.js";
@@ -332,19 +332,12 @@ const fromWorker = {
     if (reader.key) lookup([reader.key]);
     return { ok: true };
   },
-  [MessageType.PAPER_UPDATE](payload) {
-    onPaperUpdate(payload);
-    return { ok: true };
-  },
-  [MessageType.PANEL_CLOSED]() {
-    onPanelClosed();
-    return { ok: true };
-  },
+  ...PANEL_MESSAGES,
 };
 
 chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
   if (!msg || typeof msg !== "object" || !Object.hasOwn(fromWorker, msg.type)) return false;
-  if (!sender || sender.id !== chrome.runtime.id || sender.tab) return false; // the worker only
+  if (!fromOurWorker(sender)) return false;
   sendResponse(fromWorker[msg.type](msg.payload || {}));
   return false;
 });
