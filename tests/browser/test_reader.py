@@ -490,3 +490,23 @@ def test_bad_input_gets_a_clear_message_and_stores_nothing(connected, pdfs, case
     assert page.locator(".textLayer").count() == 0
     assert errors == []
     assert server.papers() == []
+
+
+def test_the_notes_panel_in_the_reader_keeps_a_note_and_closes_back_to_note(connected, pdfs):
+    """The worker tells the reader what the panel changed (the note count, saved) and that it
+    closed (Escape), as it tells a page's content script."""
+    context, sw, server = connected
+    serve(context, "https://arxiv.org/pdf/**", pdfs["paper_v1"])
+    page = open_reader(context, sw, V1)
+    page.click("[data-papershelf-action='note']")
+    frame = notes_frame(page)
+    frame.locator("textarea[data-papershelf-note-input]").fill("Read section 2 again.")
+    frame.locator("[data-papershelf-action='save-note']").click()
+    page.wait_for_selector("[data-papershelf-action='save'][aria-pressed='true']")
+    wait_until(lambda: "1 note" in page.locator("[data-papershelf-status]").inner_text(), what="the count")
+    assert [n["body"] for n in stored(server)["notes"]] == ["Read section 2 again."]
+    assert "Read section 2" not in page.content(), "the note's text is the panel's, not the reader's"
+    frame.locator("textarea[data-papershelf-note-input]").press("Escape")
+    wait_until(lambda: page.evaluate("() => document.querySelector('[data-papershelf-ui=panel]').hidden"),
+               what="the panel closed")
+    assert page.evaluate("() => document.activeElement.getAttribute('data-papershelf-action')") == "note"
