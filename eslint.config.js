@@ -3,7 +3,7 @@ import js from "@eslint/js";
 import globals from "globals";
 
 export default [
-  { ignores: ["node_modules/**", "tests/fixtures/**"] },
+  { ignores: ["node_modules/**", "tests/fixtures/**", "extension/vendor/**"] }, // vendor: pdfjs-dist as published
   js.configs.recommended,
   {
     files: ["extension/**/*.js"],

@@ -118,7 +118,7 @@ def test_a_version_8_store_gains_the_shelf_index_and_the_migration_runs_twice(ma
             store.db.execute_sql(f"DROP INDEX {models.TAG_NAME_INDEX}")
             store.db.execute_sql("DELETE FROM schema_version WHERE version > 8")
     again = make_app()
-    assert _version(again) == migrations.SCHEMA_VERSION == 9
+    assert _version(again) == migrations.SCHEMA_VERSION >= 9
     with again.extensions["papershelf_db"].connection_context():
         assert _has_index(models.TAG_NAME_INDEX)
         with store.db.atomic():
@@ -186,3 +186,24 @@ def test_the_sql_check_finds_sql_and_dialect_branches(tmp_path):
     assert any("execute_sql" in f for f in found) and any(": sql" in f for f in found)
     assert any("SQL text" in f for f in found)
     assert not any("docstring" in f for f in found)
+
+
+def test_a_version_9_store_gains_pdf_highlight_pages_and_the_migration_runs_twice(make_app,
+                                                                                  make_user):
+    app = make_app()
+    headers = make_user("alice")
+    c = app.test_client()
+    paper = c.post("/api/papers", json={"title": "Kept"}, headers=headers).json
+    h = c.post(f"/api/papers/{paper['id']}/highlights", headers=headers, json={
+        "field": "title", "exact": "Kept", "start": 0, "end": 4}).json
+    with app.extensions["papershelf_db"].connection_context():
+        with store.db.atomic():
+            store.db.execute_sql("ALTER TABLE highlight DROP COLUMN page")
+            store.db.execute_sql("DELETE FROM schema_version WHERE version > 9")
+    again = make_app()
+    assert _version(again) == migrations.SCHEMA_VERSION >= 10
+    with again.extensions["papershelf_db"].connection_context():
+        with store.db.atomic():
+            migrations.MIGRATIONS[10]()  # idempotent
+    kept = again.test_client().get(f"/api/papers/{paper['id']}", headers=headers).json
+    assert [(x["id"], x["field"], x["page"]) for x in kept["highlights"]] == [(h["id"], "title", None)]

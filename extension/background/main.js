@@ -3,7 +3,8 @@
  * papershelf server and the only holder of the token. Wiring only, on the first turn as a
  * service worker must: router.js answers messages (checking who sent them), sender.js talks to the
  * server, outbox.js keeps what could not be sent (retried by chrome.alarms, counted on the badge),
- * panels.js serves the notes panels, tabs.js acts on the active tab, storage.js is
+ * panels.js serves the notes panels, reader.js opens PDFs in the reader (and arXiv's instead of
+ * the browser's viewer), tabs.js acts on the active tab, storage.js is
  * chrome.storage as the worker sees it. No onMessageExternal / onConnectExternal, and no
  * externally_connectable in the manifest: web pages and other extensions cannot reach it.
  */
@@ -11,6 +12,7 @@
 import { answerMessage, answerPort, handlers, route } from "./router.js";
 import { OUTBOX_ALARM, flush, outbox, showWaiting } from "./outbox.js";
 import { forgetTab } from "./panels.js";
+import { applyRedirects, forgetReaderTab } from "./reader.js";
 import { saveFocusedPaper, saveTab } from "./tabs.js";
 import { rememberChanges } from "./storage.js";
 
@@ -30,9 +32,13 @@ chrome.commands.onCommand.addListener((command) => {
 });
 chrome.tabs.onRemoved.addListener((tabId) => {
   forgetTab(tabId);
+  forgetReaderTab(tabId);
 });
 chrome.runtime.onStartup.addListener(() => showWaiting());
-chrome.runtime.onInstalled.addListener(() => showWaiting());
+chrome.runtime.onInstalled.addListener(() => {
+  showWaiting();
+  applyRedirects().catch((err) => console.warn("papershelf: PDF redirect rules", err.message)); // on by default for arXiv
+});
 
 // For tests and the worker's console: the router's table (looked up at each message, so a test
 // may wrap a handler), route() with the sender check, the outbox, what the alarm runs, and what

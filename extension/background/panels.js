@@ -10,12 +10,14 @@
  * elsewhere never receives it), and the panel hands it back (CLAIM_PANEL): the worker then knows
  * the frame by its frameId. The content script chooses the paper (OPEN_PANEL); the worker answers
  * that frame, and only that frame, about that paper: its notes, highlights and comments, fetched
- * from the server here. Any other frame is bound to nothing and gets nothing. The state lives in
+ * from the server here (a PDF highlight with its page and a link to the reader at it). Any other
+ * frame is bound to nothing and gets nothing. The state lives in
  * chrome.storage.session, so that a stopped worker keeps it.
  */
 
 import { MessageType } from "../lib/messages.js";
 import { queuedId } from "../lib/outbox.js";
+import { PDF_FIELD, READER_PATH, arxivPaperOfPdf, fileFromSearch, pdfUrlOf, readerUrl } from "../lib/pdf.js";
 import { ItemKind, client, deleteNote, exportLibrary, getPaper, lookupPage, updateHighlight, updateNote } from "./sender.js";
 import { outbox, sendOrQueue } from "./outbox.js";
 import { ringPanels, tellPage } from "./notify.js";
@@ -102,6 +104,13 @@ export function remember(key, paper) {
   if (key && paper) lastSeen.set(key, { id: paper.id, notes: paper.notes || [], highlights: paper.highlights || [], citation_key: paper.citation_key });
 }
 
+/** Of a PDF highlight, its page and the reader's address at it (#page=N&papershelf-highlight=id). */
+function pdfPlace(binding, h) {
+  if (h.field !== PDF_FIELD || !Number.isInteger(h.page)) return {};
+  const link = binding.pdf_url ? readerUrl(chrome.runtime.getURL(""), binding.pdf_url, { page: h.page, highlight: h.id }) : null;
+  return { page: h.page, link };
+}
+
 /** The content script made a panel frame (on a new page, or anew): a ticket for that frame to
  * claim. Whatever frame and paper the tab had before are forgotten. */
 export async function panelTicket(_payload, sender) {
@@ -121,8 +130,18 @@ export async function claimPanel({ ticket }, sender) {
 }
 
 /** The content script asks: show paper `key` in the tab's panel. */
+/** The PDF a panel's PDF highlights link to, and whether the panel is in the reader: the
+ * reader's own PDF, else arXiv's for an arXiv paper. */
+function pdfOfPanel(key, sender) {
+  const base = chrome.runtime.getURL("");
+  const url = typeof sender.url === "string" ? sender.url : "";
+  if (url.startsWith(base + READER_PATH)) return { pdf_url: fileFromSearch(new URL(url).search), in_reader: true };
+  return { pdf_url: arxivPaperOfPdf(`https://arxiv.org/pdf/${key}`) ? pdfUrlOf({ arxiv_id: key }) : null, in_reader: false };
+}
+
 export async function openPanel({ key, paper, paper_id, orphans, focus }, sender) {
   if (typeof key !== "string" || !key) throw Object.assign(new Error("open-panel: a paper key is needed"), { code: "invalid" });
+  const pdf = pdfOfPanel(key, sender);
   const panel = await change(sender.tab.id, (prev) => ({
     ...(prev || { frameId: null, ticket: null }),
     ...NO_PAPER,
@@ -133,6 +152,7 @@ export async function openPanel({ key, paper, paper_id, orphans, focus }, sender
     paper_id: paper_id || null,
     orphans: (Array.isArray(orphans) ? orphans : []).slice(0, ORPHANS_MAX).map(String),
     focus: focus && focus.highlight != null ? { highlight: String(focus.highlight) } : null,
+    ...pdf,
   }));
   if (panel.frameId != null) ringPanels(sender.tab.id, panel.frameId);
   return {};
@@ -168,6 +188,7 @@ export async function panelState(_payload, sender) {
     notes: [],
     highlights: [],
     focus: binding.focus,
+    in_reader: Boolean(binding.in_reader),
     error: "",
   };
   let server;
@@ -190,6 +211,7 @@ export async function panelState(_payload, sender) {
       color: h.color,
       comment: h.comment || "",
       orphan: orphans.has(String(h.id)),
+      ...pdfPlace(binding, h),
     }));
   }
   for (const item of await outbox.items()) {

@@ -4,7 +4,7 @@
  * and the notes panels alike. Every message comes through route() with its sender, which is
  * checked here (trust.js): the extension's own pages may send any type; a content script only
  * the types lib/messages.js lists for it, and only from a page the manifest's content-script
- * patterns match; anyone else is refused. {type, payload} in; {ok: true, result} or
+ * patterns match; the PDF reader only its READER_TYPES; anyone else is refused. {type, payload} in; {ok: true, result} or
  * {ok: false, error} out.
  */
 
@@ -24,6 +24,7 @@ import {
   remember,
   removeNote,
 } from "./panels.js";
+import { openReader, originalPdf, pdfRedirects } from "./reader.js";
 import { saveActiveTab } from "./tabs.js";
 import { Role, extensionIdentity, mayAsk, pageSafeHighlight, pageSafePaper, pageSafeShared, senderRole } from "./trust.js";
 
@@ -59,6 +60,9 @@ export const handlers = {
   [MessageType.CLOSE_PANEL](payload, sender, role) {
     return closePanel(payload, sender, role === Role.EXTENSION);
   },
+  [MessageType.OPEN_READER]: openReader,
+  [MessageType.ORIGINAL_PDF]: originalPdf,
+  [MessageType.PDF_REDIRECTS]: pdfRedirects,
   [MessageType.CLAIM_PANEL]: claimPanel,
   [MessageType.PANEL_STATE]: panelState,
   [MessageType.NOTE]: addNote,

@@ -4,14 +4,17 @@
  * only what the page may see (whether a paper is saved, how many notes, where highlights are
  * painted), never a note's or a comment's text; notes and comments go to the notes panel, an
  * extension page. Pure functions of the sender and the extension's identity, so that node tests
- * can hold them.
+ * can hold them. The PDF reader is an extension page but shows a file from anywhere: it may ask
+ * what a content script may, and open its PDF.
  */
 
-import { CONTENT_SCRIPT_TYPES } from "../lib/messages.js";
+import { CONTENT_SCRIPT_TYPES, READER_TYPES } from "../lib/messages.js";
+import { READER_PATH } from "../lib/pdf.js";
 import { compileMatchPatterns } from "../lib/matchpatterns.js";
 
 export const Role = Object.freeze({
   EXTENSION: "extension", // the popup, the options page, the notes panel: our own origin
+  READER: "reader", // the PDF reader (reader/reader.html): our origin, showing an untrusted file
   CONTENT: "content", // our content script, in the top frame of a page the manifest lists
 });
 
@@ -33,6 +36,8 @@ export function senderRole(sender, { extensionId, extensionBase, onContentPage }
   const url = typeof sender.url === "string" ? sender.url : "";
   if (url && extensionBase && url.startsWith(extensionBase)) {
     if (sender.origin && sender.origin !== "null" && `${sender.origin}/` !== extensionBase) return null;
+    // The reader, in a tab's top frame; anywhere else (a frame) it is no one.
+    if (url.startsWith(extensionBase + READER_PATH)) return sender.tab && sender.frameId === 0 ? Role.READER : null;
     return Role.EXTENSION;
   }
   if (!sender.tab || sender.frameId !== 0 || !onContentPage(url)) return null;
@@ -45,6 +50,7 @@ export function senderRole(sender, { extensionId, extensionBase, onContentPage }
 export function mayAsk(role, type) {
   if (role === Role.EXTENSION) return true;
   if (role === Role.CONTENT) return CONTENT_SCRIPT_TYPES.includes(type);
+  if (role === Role.READER) return READER_TYPES.includes(type);
   return false;
 }
 
@@ -52,7 +58,7 @@ export function mayAsk(role, type) {
 export function pageSafeHighlight(h) {
   if (!h) return h;
   const out = {};
-  for (const k of ["id", "field", "section", "exact", "prefix", "suffix", "start", "end", "color"]) {
+  for (const k of ["id", "field", "section", "page", "exact", "prefix", "suffix", "start", "end", "color"]) {
     if (h[k] !== undefined) out[k] = h[k];
   }
   return out;

@@ -15,7 +15,8 @@
 import { MessageType } from "../lib/messages.js";
 import { onPaperChange, state } from "./state.js";
 import { onSaveShortcut, renderPaper, saveFocused } from "./paperbar.js";
-import { onPanelClosed, onPaperChanged, onPaperUpdate } from "./panel.js";
+import { PANEL_MESSAGES, onPaperChanged } from "./panel.js";
+import { fromOurWorker } from "./messaging.js";
 import { scrollToLinkedHighlight } from "./paint.js";
 import { onSelectionEnd } from "./toolbar.js";
 import { onMutations, refresh, refreshAll, scheduleScan } from "./watch.js";
@@ -29,20 +30,8 @@ const fromWorker = {
   [MessageType.SAVE_FOCUSED]() {
     return { ok: saveFocused() };
   },
-  [MessageType.PAPER_UPDATE](payload) {
-    onPaperUpdate(payload);
-    return { ok: true };
-  },
-  [MessageType.PANEL_CLOSED]() {
-    onPanelClosed();
-    return { ok: true };
-  },
+  ...PANEL_MESSAGES,
 };
-
-/** Only the worker (or our own pages) sends to a content script: not a tab, not another extension. */
-function fromOurWorker(sender) {
-  return Boolean(sender && sender.id === chrome.runtime.id && !sender.tab);
-}
 
 export function start() {
   if (window.__papershelfStarted) return;

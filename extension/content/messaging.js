@@ -8,3 +8,8 @@ import { PORT_NAME } from "../lib/messages.js";
 import { createPortClient } from "../lib/port.js";
 
 export const { request } = createPortClient(() => chrome.runtime.connect({ name: PORT_NAME }));
+
+/** Only the worker (or our own pages) sends to a content script: not a tab, not another extension. */
+export function fromOurWorker(sender) {
+  return Boolean(sender && sender.id === chrome.runtime.id && !sender.tab);
+}

@@ -7,17 +7,28 @@
  * A field's text is read once for all its highlights (an arXiv HTML paper's body is 100,000
  * characters with 200 highlights): all are anchored in that one model, then painted from the
  * last to the first, since painting splits text nodes only after the places still to paint.
- * A link to `#papershelf-highlight=<id>` (the library page's) scrolls to that highlight.
+ * A link to `#papershelf-highlight=<id>` (the library page's) scrolls to that highlight. In the
+ * PDF reader a PDF highlight is painted in the text layer of its page (state.pdf.placeOf: the
+ * page it lies on now, once that page is rendered).
  */
 
 import { anchor, paint, textModel, unpaint } from "../lib/anchoring.js";
 import { DEFAULT_COLOR } from "../lib/palette.js";
+import { PDF_FIELD } from "../lib/pdf.js";
 import { HIGHLIGHT_ATTR } from "./dom.js";
 import { elementsFor, fieldsOf, setKnown, state } from "./state.js";
 
-export const FRAGMENT = /^#papershelf-highlight=([\w-]+)$/;
+// `#papershelf-highlight=<id>`, also after the PDF reader's `#page=N&`.
+export const FRAGMENT = /^#(?:[^&]*&)*papershelf-highlight=([\w-]+)(?:&|$)/;
 
 let scrolledTo = null;
+
+const PENDING = "pending";
+
+/** The text layer a PDF highlight is painted in, PENDING, or null (the reader's state.pdf). */
+function pdfTarget(h) {
+  return state.pdf ? state.pdf.placeOf(h) : null;
+}
 
 /** Anchor `highlights` (none painted yet) in `fieldEl` and paint them; answers the ids placed. */
 function paintField(fieldEl, highlights) {
@@ -74,8 +85,18 @@ export function paintAll(keys) {
           placedSomewhere.add(h.id);
           continue;
         }
-        if (!todo.has(fieldEl)) todo.set(fieldEl, []);
-        todo.get(fieldEl).push(h);
+        // A PDF highlight is painted in the text layer of the page it lies on (the reader knows).
+        const target = h.field === PDF_FIELD ? pdfTarget(h) : fieldEl;
+        if (target === PENDING) {
+          placedSomewhere.add(h.id); // its page is not rendered yet: not an orphan
+          continue;
+        }
+        if (!target) {
+          orphans.set(h.id, h);
+          continue;
+        }
+        if (!todo.has(target)) todo.set(target, []);
+        todo.get(target).push(h);
       }
       for (const [fieldEl, highlights] of todo) {
         const placed = new Set(paintField(fieldEl, highlights));
@@ -125,8 +146,9 @@ export function paintShared(keys) {
         for (const h of entry.highlights || []) {
           const id = SHARED_PREFIX + h.id;
           wanted.add(id);
-          const fieldEl = fields[h.field];
-          if (!fieldEl || fieldEl.querySelector(`mark[${HIGHLIGHT_ATTR}="${CSS.escape(id)}"]`)) continue;
+          if (!fields[h.field]) continue;
+          const fieldEl = h.field === PDF_FIELD ? pdfTarget(h) : fields[h.field];
+          if (!fieldEl || fieldEl === PENDING || fields[h.field].querySelector(`mark[${HIGHLIGHT_ATTR}="${CSS.escape(id)}"]`)) continue;
           const model = textModel(fieldEl);
           const at = anchor(model.text, h);
           if (!at) continue; // another's orphan is theirs to place

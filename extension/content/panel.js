@@ -199,3 +199,16 @@ export function onPaperChanged(key) {
   if (orphanIds(key).join(",") === p.orphans) return;
   bind(p, p.element, null).catch(() => {});
 }
+
+/** What the worker tells a page about its panel: type → handler, answering {ok} (the page's
+ * content script and the PDF reader both listen). */
+export const PANEL_MESSAGES = Object.freeze({
+  [MessageType.PAPER_UPDATE](payload) {
+    onPaperUpdate(payload);
+    return { ok: true };
+  },
+  [MessageType.PANEL_CLOSED]() {
+    onPanelClosed();
+    return { ok: true };
+  },
+});

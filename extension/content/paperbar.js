@@ -1,5 +1,6 @@
 /**
- * The paper bar: Save and Note on each paper element, its rendering from the state, and saving
+ * The paper bar: Save and Note on each paper element (and "Read in papershelf" when the paper has a
+ * PDF link: an adapter's `pdf_url`, or arXiv's), its rendering from the state, and saving
  * a paper (a click on Save, or the keyboard command for the paper the reader is on).
  *
  * Light DOM cloned from one template, styled by content/page.css (one sheet for the whole page),
@@ -10,6 +11,7 @@
  */
 
 import { MessageType } from "../lib/messages.js";
+import { pdfUrlOf } from "../lib/pdf.js";
 import { ACTION_ATTR, PAPER_ATTR, UI_ATTR, el } from "./dom.js";
 import { request } from "./messaging.js";
 import { togglePanel } from "./panel.js";
@@ -24,6 +26,7 @@ function barTemplate() {
     template.append(
       el("button", { type: "button", [ACTION_ATTR]: "save", "aria-pressed": "false", title: "Save to papershelf" }, "Save"),
       el("button", { type: "button", [ACTION_ATTR]: "note", "aria-expanded": "false", title: "Notes (papershelf)" }, "Note"),
+      el("button", { type: "button", [ACTION_ATTR]: "read", title: "Read the PDF in papershelf's reader (highlight in it)" }, "Read in papershelf"),
       el("span", { "data-papershelf-status": "", role: "status" }),
     );
   }
@@ -41,6 +44,9 @@ export function mountBar(entry, key) {
   for (const stale of element.querySelectorAll(`:scope > [${UI_ATTR}]`)) stale.remove();
   element.setAttribute(PAPER_ATTR, key);
   const bar = barTemplate().cloneNode(true);
+  // "Read in papershelf" for a paper with a PDF link (an adapter's pdf_url, or arXiv's), but
+  // not in the reader itself.
+  if (entry.kind === "pdf" || !pdfUrlOf(entry)) bar.querySelector(`[${ACTION_ATTR}="read"]`).remove();
   bar.addEventListener("click", onBarClick);
   // At the end of the entry, unless it ends in a long block (a detail panel's abstract): then
   // just before it, so that the controls stay next to the paper's links, in view.
@@ -75,6 +81,15 @@ function onBarClick(ev) {
   const action = button.getAttribute(ACTION_ATTR);
   if (action === "save") savePaper(element);
   else if (action === "note") togglePanel(element);
+  else if (action === "read") readPaper(element);
+}
+
+/** Open the paper's PDF in the reader, in a new tab beside this one (the worker opens it). */
+function readPaper(element) {
+  const d = state.decorated.get(element);
+  const url = d && pdfUrlOf(d.entry);
+  if (!url) return;
+  request(MessageType.OPEN_READER, { url }).catch((err) => setKnown(d.key, { error: err.message }));
 }
 
 function saveLabel(status) {

@@ -32,6 +32,9 @@ export const state = {
   /** field element → {version, model}: the last text model read of a field (a 100,000-character
    * body is not read again for every selection). */
   fieldModels: new WeakMap(),
+  /** In the PDF reader: {placeOf(highlight) → its page's text layer, "pending" or null (an
+   * orphan)}, which paint.js asks for PDF highlights (reader/main.js sets it). */
+  pdf: null,
 };
 
 export function track(key, element) {
@@ -88,9 +91,15 @@ export function fieldModel(fieldEl, read) {
 /** The body for saving the paper of a decorated element, read from the page now. */
 export function savePayloadFor(element) {
   const d = state.decorated.get(element);
-  const paper = describePaper(d.entry, document);
+  const paper = describeEntry(d.entry);
   d.fields = paper.fields;
-  return toSavePayload(paper, location.href);
+  return toSavePayload(paper, d.entry.source_url || location.href);
+}
+
+/** An entry's paper: the adapters' description, or the entry's own (`describe()`: the reader's
+ * PDF, whose paper no adapter reads from a page). */
+function describeEntry(entry) {
+  return typeof entry.describe === "function" ? entry.describe() : describePaper(entry, document);
 }
 
 /** The field elements ({title, abstract}) of a decorated element, read again when re-rendered. */
@@ -98,7 +107,7 @@ export function fieldsOf(element) {
   const d = state.decorated.get(element);
   if (!d) return {};
   if (!d.fields || Object.values(d.fields).some((f) => f && !f.isConnected)) {
-    d.fields = paperFields(d.entry, document);
+    d.fields = typeof d.entry.describe === "function" ? d.entry.describe().fields : paperFields(d.entry, document);
   }
   return d.fields;
 }

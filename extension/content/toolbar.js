@@ -1,6 +1,7 @@
 /**
  * The highlight toolbar: a selection inside a paper's abstract or title (or anywhere in the text
- * of an arXiv HTML paper: its body, with the section it falls under) offers the palette's
+ * of an arXiv HTML paper: its body, with the section it falls under; in the PDF reader, a page's
+ * text layer: a PDF highlight with its page) offers the palette's
  * colours, Highlight, which saves the highlight (and the paper, when it was not saved) and paints
  * it, and Comment…, which does the same and opens the notes panel on the new highlight's comment.
  * The comment is written in the panel's frame, never in the page. In an open shadow root at the
@@ -14,6 +15,7 @@ import { LIMITS } from "../lib/limits.js";
 import { MessageType } from "../lib/messages.js";
 import { queuedId } from "../lib/outbox.js";
 import { DEFAULT_COLOR, PALETTE } from "../lib/palette.js";
+import { PDF_FIELD } from "../lib/pdf.js";
 import { ACTION_ATTR, PAPER_ATTR, UI_ATTR, adoptStyles, el, keepKeysFromPage } from "./dom.js";
 import { request } from "./messaging.js";
 import { paintAll } from "./paint.js";
@@ -24,7 +26,38 @@ import { Measure, since } from "./timing.js";
 
 // In this order: a selection in an arXiv HTML paper's abstract is an abstract highlight (painted
 // on its other pages too), anywhere else in its text a body highlight with its section.
-const HIGHLIGHTABLE_FIELDS = ["abstract", "title", "body"];
+const HIGHLIGHTABLE_FIELDS = ["abstract", "title", "body", PDF_FIELD];
+/** A PDF page's text layer (the reader's): a PDF highlight lies in one page's text. */
+const PAGE_LAYER = "[data-page-number]";
+
+/** The decorated paper whose own fields hold `node` outside its element: the PDF reader's paper,
+ * whose bar is in the reader's header and whose pages are below it. */
+function paperHolding(node) {
+  for (const [element, d] of state.decorated) {
+    if (typeof d.entry.describe !== "function") continue;
+    if (Object.values(fieldsOf(element)).some((f) => f && f.contains(node))) return element;
+  }
+  return null;
+}
+
+/** A selection in the PDF reader: the page it starts on, its offsets in that page's text (the
+ * part of it on later pages is left out: a highlight lies in one page). */
+function pdfSelection(range) {
+  const startNode = range.startContainer.nodeType === 1 ? range.startContainer : range.startContainer.parentElement;
+  const layer = startNode && startNode.closest(PAGE_LAYER);
+  if (!layer) return null;
+  let inPage = range;
+  if (!layer.contains(range.endContainer)) {
+    inPage = range.cloneRange();
+    inPage.setEnd(layer, layer.childNodes.length);
+  }
+  const model = fieldModel(layer, textModel);
+  const at = offsetsFromRange(model, inPage);
+  if (!at) return null;
+  const selector = describeRange(model.text, at.start, at.end);
+  selector.page = Number(layer.getAttribute("data-page-number"));
+  return { selector, rect: inPage.getBoundingClientRect() };
+}
 
 /** The current selection, when it lies within one highlightable field of a paper. */
 function selectionTarget() {
@@ -34,12 +67,16 @@ function selectionTarget() {
   const node = range.commonAncestorContainer;
   const start = node.nodeType === 1 ? node : node.parentElement;
   if (!start || start.closest(`[${UI_ATTR}]`)) return null;
-  const element = start.closest(`[${PAPER_ATTR}]`);
+  const element = start.closest(`[${PAPER_ATTR}]`) || paperHolding(start);
   if (!element || !state.decorated.has(element)) return null;
   const fields = fieldsOf(element);
   for (const field of HIGHLIGHTABLE_FIELDS) {
     const f = fields[field];
     if (f && f.contains(range.startContainer) && f.contains(range.endContainer)) {
+      if (field === PDF_FIELD) {
+        const target = pdfSelection(range);
+        return target && { element, field, ...target };
+      }
       const model = fieldModel(f, textModel);
       const at = offsetsFromRange(model, range);
       if (!at) return null;

@@ -76,8 +76,9 @@ function showLookup(keys, result) {
   }
 }
 
-/** One call marks every paper of `keys` that is already saved, and paints its highlights. */
-async function lookup(keys) {
+/** One call marks every paper of `keys` that is already saved, and paints its highlights (the
+ * PDF reader's one paper too). */
+export async function lookup(keys) {
   if (!keys.length) return;
   keys.forEach((k) => state.lookedUp.add(k));
   let result;

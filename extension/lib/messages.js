@@ -5,8 +5,9 @@
  * constants: no other file spells a message type.
  *
  * Who may ask what is part of the table: a page's content script may send only the types in
- * CONTENT_SCRIPT_TYPES (and gets no note or comment text back); the extension's own pages (popup,
- * options, the notes panel) may send any type the router handles. Notes and comments are read and
+ * CONTENT_SCRIPT_TYPES (and gets no note or comment text back), the PDF reader only READER_TYPES;
+ * the extension's other pages (popup, options, the notes panel) may send any type the router
+ * handles. Notes and comments are read and
  * written only by the notes panel, an extension page in an iframe (panel/).
  */
 
@@ -18,6 +19,10 @@ export const MessageType = Object.freeze({
   PANEL_TICKET: "panel-ticket", // {} → {ticket}: a one-time ticket for the tab's panel frame to claim
   OPEN_PANEL: "open-panel", // {key, paper, paper_id, orphans, focus} → {}: show that paper's notes in the tab's panel
   CLOSE_PANEL: "close-panel", // {} → {}: from the content script or the panel itself
+  OPEN_READER: "open-reader", // {url, tabId?} → {tabId}: the PDF at url in the reader (a new tab beside the sender's, or tab tabId)
+
+  // The PDF reader (reader/) asks the worker what a content script may ask, and:
+  ORIGINAL_PDF: "original-pdf", // {url} → {}: open the PDF itself in the reader's tab, not redirected again
 
   // The notes panel asks the worker, on its port; the worker answers the frame that claimed the
   // tab's ticket about the paper the content script opened, never another frame or paper.
@@ -37,6 +42,7 @@ export const MessageType = Object.freeze({
 
   // The options page asks the worker.
   TEST_CONNECTION: "test-connection", // {serverUrl, token} → {ok, kind, message, version?}
+  PDF_REDIRECTS: "pdf-redirects", // {arxiv?: boolean} → {arxiv}: arXiv's PDFs open in the reader (set, or read)
 
   // The worker tells a page's content script (chrome.tabs.sendMessage); it answers {ok}.
   REFRESH: "refresh", // look the page's papers up again (something queued was sent)
@@ -56,7 +62,12 @@ export const CONTENT_SCRIPT_TYPES = Object.freeze([
   MessageType.PANEL_TICKET,
   MessageType.OPEN_PANEL,
   MessageType.CLOSE_PANEL,
+  MessageType.OPEN_READER,
 ]);
+
+/** What the PDF reader may ask the worker: a content script's types, and its own. It shows
+ * untrusted files: like a page's script, it is told no note or comment text and holds no token. */
+export const READER_TYPES = Object.freeze([...CONTENT_SCRIPT_TYPES, MessageType.ORIGINAL_PDF]);
 
 /** What the worker sends rather than answers. */
 export const WORKER_SENDS = Object.freeze([

@@ -1,7 +1,8 @@
 /** Options page: server URL and token in chrome.storage.local; "Test connection" asks the
  * background worker, which names the failure (server down, wrong URL, wrong token). Any server
  * works through CORS (no host permission is asked for); plain HTTP to another machine is warned
- * about. The extension's version and the server's are shown, with a warning when they differ. */
+ * about. The extension's version and the server's are shown, with a warning when they differ.
+ * Whether arXiv's PDFs open in the reader is set here too (the worker keeps the rules). */
 
 import { DEFAULT_SERVER_URL, normalizeServerUrl, transportWarning, versionMismatch } from "../lib/api.js";
 import { MessageType, resultOf } from "../lib/messages.js";
@@ -81,3 +82,27 @@ form.addEventListener("submit", async (ev) => {
 document.getElementById("test").addEventListener("click", test);
 serverUrl.addEventListener("input", warnAboutTransport);
 load();
+
+// ---- PDFs: arXiv's PDFs in the reader (on by default) --------------------------------------
+
+const redirectArxiv = document.getElementById("redirect-arxiv");
+const redirectResult = document.getElementById("redirect-result");
+
+async function pdfRedirects(payload = {}) {
+  return resultOf(await chrome.runtime.sendMessage({ type: MessageType.PDF_REDIRECTS, payload }), "The extension did not answer.");
+}
+
+redirectArxiv.addEventListener("change", async () => {
+  try {
+    const now = await pdfRedirects({ arxiv: redirectArxiv.checked });
+    redirectArxiv.checked = now.arxiv;
+    redirectResult.textContent = now.arxiv ? "arXiv's PDFs open in the reader." : "arXiv's PDFs open in the browser's viewer.";
+  } catch (err) {
+    redirectResult.textContent = err.message;
+  }
+});
+pdfRedirects().then((now) => {
+  redirectArxiv.checked = now.arxiv;
+}, (err) => {
+  redirectResult.textContent = err.message;
+});

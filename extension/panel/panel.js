@@ -256,6 +256,7 @@ function highlightItem(h, attr) {
   const swatch = el("span", { class: "swatch", "aria-hidden": "true" });
   swatch.style.background = backgroundOf(h.color);
   li.append(swatch, el("q", {}, h.exact));
+  if (h.page) li.append(pageLink(h));
   if (h.comment) li.append(el("p", { class: "comment", "data-papershelf-comment": "" }, h.comment));
   if (h.queued) {
     li.append(el("div", { class: "waiting" }, "Waiting for the server."));
@@ -267,6 +268,13 @@ function highlightItem(h, attr) {
   li.append(row);
   edit.addEventListener("click", () => editComment(li, h, attr));
   return li;
+}
+
+/** A PDF highlight's page, linked to the reader at it (in the reader itself: the same tab). */
+function pageLink(h) {
+  const attrs = { class: "page", "data-papershelf-page": String(h.page) };
+  if (!h.link) return el("span", attrs, `p. ${h.page}`);
+  return el("a", { ...attrs, href: h.link, target: shown.in_reader ? "_top" : "_blank", rel: "noopener" }, `p. ${h.page}`);
 }
 
 function editComment(li, h, attr) {

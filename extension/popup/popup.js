@@ -1,7 +1,9 @@
 /** Popup: what waits in the outbox, recent saves, and the BibTeX export (fetched by the
- * background worker with the token, handed here as text, downloaded as a file). */
+ * background worker with the token, handed here as text, downloaded as a file); on a PDF tab,
+ * "Open this PDF in the reader". */
 
 import { MessageType, resultOf } from "../lib/messages.js";
+import { isPdfTabUrl } from "../lib/pdf.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -89,6 +91,16 @@ $("retry").addEventListener("click", async () => {
   await report("Retrying…", retryNow);
   render();
 });
+// A PDF tab (its URL is ours to read while the popup is open: activeTab): offer the reader.
+chrome.tabs.query({ active: true, currentWindow: true }).then(([tab]) => {
+  if (!tab || !isPdfTabUrl(tab.url)) return;
+  $("read-pdf").hidden = false;
+  $("read-pdf").addEventListener("click", () => report("Opening…", async () => {
+    await ask(MessageType.OPEN_READER, { url: tab.url, tabId: tab.id });
+    window.close();
+    return "";
+  }));
+}, () => {});
 render().catch((err) => {
   $("msg").textContent = err.message;
 });

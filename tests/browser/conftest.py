@@ -11,6 +11,7 @@ Without Chromium (or Playwright) the tests skip, or fail when CI sets PAPERSHELF
 without Firefox ESR (or marionette-driver), likewise with PAPERSHELF_REQUIRE=firefox.
 """
 
+import contextlib
 import json
 import shutil
 import time
@@ -130,20 +131,21 @@ def _require_browser():
     return chromium
 
 
-@pytest.fixture
-def browser(tmp_path):
-    """A persistent Chromium context with the extension loaded; yields (context, service worker)."""
+@contextlib.contextmanager
+def chromium_with(extension: Path, profile: Path):
+    """A persistent Chromium context with `extension` loaded and the fixture pages routed;
+    yields (context, service worker)."""
     chromium = _require_browser()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         context = p.chromium.launch_persistent_context(
-            str(tmp_path / "profile"),
+            str(profile),
             executable_path=chromium,
             headless=True,
             args=[
-                f"--disable-extensions-except={EXTENSION}",
-                f"--load-extension={EXTENSION}",
+                f"--disable-extensions-except={extension}",
+                f"--load-extension={extension}",
                 "--no-sandbox",
                 "--disable-gpu",
                 "--disable-background-networking",
@@ -167,6 +169,13 @@ def browser(tmp_path):
             yield context, sw
         finally:
             context.close()
+
+
+@pytest.fixture
+def browser(tmp_path):
+    """A persistent Chromium context with the extension loaded; yields (context, service worker)."""
+    with chromium_with(EXTENSION, tmp_path / "profile") as launched:
+        yield launched
 
 
 @pytest.fixture

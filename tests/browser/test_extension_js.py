@@ -52,7 +52,11 @@ def test_web_ext_lint_has_no_errors():
 def test_manifest_declares_the_contract(name):
     m = json.loads((ROOT / "extension" / name).read_text())
     assert m["manifest_version"] == 3
-    assert set(m["host_permissions"]) == {"http://127.0.0.1/*", "http://localhost/*"}
+    # Loopback (the server), and arXiv: the PDF reader fetches its PDFs and opens them in place of
+    # the browser's viewer (declarativeNetRequest); other sites are asked for by the reader.
+    assert set(m["host_permissions"]) == {"http://127.0.0.1/*", "http://localhost/*",
+                                          "https://arxiv.org/*", "https://export.arxiv.org/*"}
+    assert "declarativeNetRequestWithHostAccess" in m["permissions"]
     assert set(m["content_scripts"][0]["matches"]) == {
         "https://www.alphaxiv.org/*", "https://alphaxiv.org/*",
         "https://arxiv.org/abs/*", "https://arxiv.org/list/*", "https://arxiv.org/html/*"}

@@ -83,8 +83,10 @@ test("match patterns as the browser reads them", () => {
 
 test("the manifest lets no web page or other extension message the worker, and asks no more hosts", () => {
   assert.equal(manifest.externally_connectable, undefined);
-  assert.equal(manifest.optional_host_permissions, undefined, "any server works through CORS: no prompt needed");
-  assert.deepEqual(manifest.host_permissions.sort(), ["http://127.0.0.1/*", "http://localhost/*"]);
+  // Any server works through CORS: no prompt for it. arXiv: the reader fetches its PDFs and opens
+  // them in place of the browser's viewer. Other sites' PDFs: asked for by the reader, site by site.
+  assert.deepEqual(manifest.host_permissions.sort(), ["http://127.0.0.1/*", "http://localhost/*", "https://arxiv.org/*", "https://export.arxiv.org/*"]);
+  assert.deepEqual(manifest.optional_host_permissions, ["https://*/*", "http://*/*"]);
   for (const dir of ["options", "popup", "panel", "background", "content"]) {
     for (const f of fs.readdirSync(new URL(`../../extension/${dir}/`, import.meta.url)).filter((n) => n.endsWith(".js"))) {
       const src = fs.readFileSync(new URL(`../../extension/${dir}/${f}`, import.meta.url), "utf8");
@@ -94,6 +96,10 @@ test("the manifest lets no web page or other extension message the worker, and a
   const war = manifest.web_accessible_resources.flatMap((w) => w.resources);
   assert.ok(war.includes("panel/panel.html"));
   assert.ok(!war.some((r) => r.startsWith("background/") || r.startsWith("options/") || r.startsWith("popup/")));
+  // The reader is web-accessible to arXiv alone (its PDFs are redirected there), and refuses frames.
+  const readerWar = manifest.web_accessible_resources.filter((w) => w.resources.includes("reader/reader.html"));
+  assert.deepEqual(readerWar.flatMap((w) => w.matches).sort(), ["https://arxiv.org/*", "https://export.arxiv.org/*"]);
+  assert.ok(fs.readFileSync(new URL("../../extension/reader/main.js", import.meta.url), "utf8").includes("window.top !== window"));
 });
 
 test("what group members saved reaches the page as who, where and how many, never a note or comment", () => {
@@ -115,4 +121,29 @@ test("what group members saved reaches the page as who, where and how many, neve
   });
   assert.ok(!JSON.stringify(safe).includes("private thought"));
   assert.deepEqual(pageSafeShared(undefined), {});
+});
+
+test("the PDF reader, in a tab's top frame, may ask what a content script may, and open its PDF; nothing private", () => {
+  const reader = { id: ID, url: `${BASE}reader/reader.html?file=https%3A%2F%2Farxiv.org%2Fpdf%2F2603.30493`, origin: BASE.slice(0, -1), tab: { id: 7 }, frameId: 0 };
+  assert.equal(senderRole(reader, identity), Role.READER);
+  for (const t of ["lookup", "save", "highlight", "panel-ticket", "open-panel", "close-panel", "open-reader", "original-pdf"]) {
+    assert.ok(mayAsk(Role.READER, t), t);
+  }
+  for (const t of ["note", "update-note", "delete-note", "update-highlight", "panel-state", "claim-panel", "bibtex", "export", "status", "flush", "save-page", "test-connection", "pdf-redirects"]) {
+    assert.equal(mayAsk(Role.READER, t), false, t);
+  }
+  // Framed by a page (the reader is web-accessible for arXiv's redirect), or outside a tab: no one.
+  assert.equal(senderRole({ ...reader, frameId: 2 }, identity), null);
+  assert.equal(senderRole({ ...reader, tab: undefined }, identity), null);
+  // The panel frame inside the reader is still the extension's panel.
+  assert.equal(senderRole({ id: ID, url: `${BASE}panel/panel.html`, tab: { id: 7 }, frameId: 5 }, identity), Role.EXTENSION);
+  // A content script may open the reader, not the original PDF past the redirect.
+  assert.ok(mayAsk(Role.CONTENT, "open-reader"));
+  assert.equal(mayAsk(Role.CONTENT, "original-pdf"), false);
+});
+
+test("a PDF highlight reaches the page (the reader) with its page, still without its comment", () => {
+  const h = { id: 9, field: "pdf", page: 3, exact: "x", prefix: "", suffix: "", start: 0, end: 1, color: "blue", comment: "private" };
+  assert.deepEqual(pageSafePaper({ id: 1, citation_key: "k", notes: [], highlights: [h] }).highlights,
+    [{ id: 9, field: "pdf", page: 3, exact: "x", prefix: "", suffix: "", start: 0, end: 1, color: "blue" }]);
 });

@@ -57,8 +57,8 @@ PAPER_RECORD = {
     "highlights": [],
 }
 NOTE_RECORD = ("id", "paper_id", "body", "created_at", "updated_at")
-HIGHLIGHT_RECORD = ("id", "paper_id", "field", "section", "exact", "prefix", "suffix", "start",
-                    "end", "color", "comment", "created_at", "updated_at")
+HIGHLIGHT_RECORD = ("id", "paper_id", "field", "section", "page", "exact", "prefix", "suffix",
+                    "start", "end", "color", "comment", "created_at", "updated_at")
 
 
 def provisional_title(arxiv_id: str) -> str:

@@ -39,6 +39,9 @@ AUTHOR_LEN = 300
 TAGS_MAX = 100
 TAG_LEN = 100
 LOOKUP_MAX = 1000
+# body: the full text of an arXiv HTML page; pdf: a page of the paper's PDF (with its `page`)
+HIGHLIGHT_FIELDS = ("abstract", "title", "body", "pdf")
+PAGE_MAX = 100_000  # a PDF highlight's page number (1-based)
 SECTION_MAX = 300  # a body highlight's section: the heading it falls under
 CITATION_KEY_LEN = 100
 QUERY_MAX = 500  # a search's words
@@ -49,7 +52,6 @@ LIMITS = {
     "author": AUTHOR_LEN, "tags": TAGS_MAX, "tag": TAG_LEN, "citation_key": CITATION_KEY_LEN,
     "lookup": LOOKUP_MAX, "query": QUERY_MAX, "user_name": USER_NAME_MAX,
 }
-HIGHLIGHT_FIELDS = ("abstract", "title", "body")  # body: the full text of an arXiv HTML page
 OFFSET_MAX = 5_000_000  # a paper's full text, in UTF-16 units
 CITATION_KEY = re.compile(rf"^[A-Za-z0-9][A-Za-z0-9_:.\-+/]{{0,{CITATION_KEY_LEN - 1}}}$")
 VENUE_MAX = 1000  # journal, booktitle, publisher
@@ -324,9 +326,21 @@ class HighlightInSchema(StrictSchema):
                          metadata={"description": OFFSETS})
     section = fields.String(load_default="", validate=validate.Length(max=SECTION_MAX), metadata={
         "description": "for a body highlight: the heading of the section it falls under"})
+    page = fields.Integer(load_default=None, allow_none=True, strict=True,
+                          validate=validate.Range(min=1, max=PAGE_MAX), metadata={
+                              "description": "for a PDF highlight (field pdf): its page, from 1; "
+                                             "offsets are in that page's normalized text"})
     color = fields.String(load_default=palette.DEFAULT, validate=validate.OneOf(palette.NAMES))
     comment = fields.String(load_default="", validate=validate.Length(max=COMMENT_MAX))
     client_id = ClientId()
+
+    @validates_schema
+    def page_of_a_pdf(self, data, partial=None, **kwargs):
+        """A PDF highlight names its page; a highlight in any other field has none."""
+        if data.get("field") == "pdf" and data.get("page") is None:
+            raise ValidationError("A PDF highlight needs its page.", field_name="page")
+        if data.get("field") != "pdf" and data.get("page") is not None:
+            raise ValidationError("Only a PDF highlight (field pdf) has a page.", field_name="page")
 
     @validates_schema
     def positions(self, data, partial=None, **kwargs):

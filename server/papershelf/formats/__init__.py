@@ -122,23 +122,34 @@ def notes_in_order(record: dict) -> list[dict]:
     return sorted(record.get("notes") or [], key=lambda n: (n.get("created_at") or "", n.get("id") or 0))
 
 
+def page_label(h: dict) -> str:
+    """Where a PDF highlight is, as a reader cites it (``p. 3``); "" for any other highlight."""
+    page = h.get("page")
+    return f"p. {page}" if h.get("field") == "pdf" and isinstance(page, int) else ""
+
+
 def highlight_line(h: dict) -> str:
-    """A highlight as a line of text: the quote, then its comment."""
+    """A highlight as a line of text: its page (a PDF's), the quote, then its comment."""
     exact = h.get("exact") or ""
     comment = h.get("comment")
-    return f"“{exact}” — {comment}" if comment else f"“{exact}”"
+    page = page_label(h)
+    line = f"{page}: “{exact}”" if page else f"“{exact}”"
+    return f"{line} — {comment}" if comment else line
 
 
 _FIELD_ORDER = {"title": 0, "abstract": 1}
 
 
+def highlight_order(h: dict) -> tuple:
+    """A highlight's place in reading order: the title's, then the abstract's, then the full
+    text's and the PDF's (page by page), each by position."""
+    return (_FIELD_ORDER.get(h.get("field"), 2), h.get("field") == "pdf", h.get("page") or 0,
+            h.get("start") or 0, h.get("end") or 0, h.get("id") or 0)
+
+
 def highlights_in_order(record: dict) -> list[dict]:
-    """Highlights in reading order: the title's, then the abstract's, each by position."""
-    return sorted(
-        record.get("highlights") or [],
-        key=lambda h: (_FIELD_ORDER.get(h.get("field"), 2), h.get("start") or 0,
-                       h.get("end") or 0, h.get("id") or 0),
-    )
+    """Highlights in reading order (``highlight_order``)."""
+    return sorted(record.get("highlights") or [], key=highlight_order)
 
 
 def _note_key(note: dict):
@@ -146,7 +157,9 @@ def _note_key(note: dict):
 
 
 def _highlight_key(h: dict):
-    return h["field"] != "title", h["start"], h["end"], h["id"]
+    """``highlight_order`` for a record as the store gives it (every key present): faster."""
+    field = h["field"]
+    return _FIELD_ORDER.get(field, 2), field == "pdf", h.get("page") or 0, h["start"], h["end"], h["id"]
 
 
 def annotation_text(record: dict) -> str:

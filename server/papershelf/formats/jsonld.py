@@ -1,8 +1,10 @@
 """W3C Web Annotation (JSON-LD): highlights and notes as one ``AnnotationPage``.
 
 A highlight is an ``Annotation`` whose target is the paper, narrowed to the field it was made in
-(a ``FragmentSelector`` naming ``title`` or ``abstract``) and refined by a ``TextQuoteSelector``
-and a ``TextPositionSelector``; its comment, if any, is a ``TextualBody``. A note is a
+(a ``FragmentSelector`` naming ``title`` or ``abstract``; for a PDF highlight, one that conforms
+to RFC 3778 naming its page, ``page=N``) and refined by a ``TextQuoteSelector`` and a
+``TextPositionSelector`` (where the record holds the field's text); its comment, if any, is a
+``TextualBody``. A note is a
 ``commenting`` annotation on the whole paper with a Markdown body.
 
 The position selector counts code points in the field's normalized text, as the Web Annotation
@@ -26,6 +28,7 @@ from . import highlights_in_order, notes_in_order, paper_url
 
 CONTEXT = "http://www.w3.org/ns/anno.jsonld"
 ID_BASE = "urn:papershelf:"
+PDF_FRAGMENT = "http://tools.ietf.org/rfc/rfc3778"  # the PDF fragment identifiers (page=N)
 STYLESHEET = {"type": "CssStylesheet",
               "value": " ".join(f".{name} {{ background-color: {background}; }}"
                                 for name, background in palette.BACKGROUNDS.items())}
@@ -54,8 +57,13 @@ def _highlight(record: dict, h: dict) -> dict:
     position = _position(record, h)
     if position:
         refined.append(position)
-    selector = {"type": "FragmentSelector", "value": h.get("field") or "abstract",
-                "refinedBy": refined}
+    if h.get("field") == "pdf" and isinstance(h.get("page"), int):
+        # A page of the PDF, as RFC 3778 names it (#page=N), then the quote on that page.
+        selector = {"type": "FragmentSelector", "conformsTo": PDF_FRAGMENT,
+                    "value": f"page={h['page']}", "refinedBy": refined}
+    else:
+        selector = {"type": "FragmentSelector", "value": h.get("field") or "abstract",
+                    "refinedBy": refined}
     annotation = {
         "id": f"{ID_BASE}highlight:{h.get('id')}",
         "type": "Annotation",

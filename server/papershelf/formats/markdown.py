@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 
 from papershelf.domain.names import name_text
 
-from . import highlights_in_order, notes_in_order, paper_url
+from . import highlights_in_order, notes_in_order, page_label, paper_url
 
 _INLINE_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
 
@@ -76,7 +76,8 @@ def _section(record: dict, abstract: bool) -> str:
             if h.get("field") == "body" and (h.get("section") or "") != section:
                 section = h.get("section") or ""  # the full text's highlights, by section
                 out += [f"*{escape_inline(section)}*" if section else "*Full text*", ""]
-            out.append(_quote(h.get("exact") or ""))
+            page = page_label(h)  # a PDF's highlight: "p. 3: …"
+            out.append(_quote(f"{page}: {h.get('exact') or ''}" if page else h.get("exact") or ""))
             if h.get("comment"):
                 out.append(">")
                 out.append("> — " + escape_inline(h["comment"]))

@@ -51,19 +51,20 @@ class PaperQuerySchema(StrictSchema):
 # ---- answers (dump side; documented in the OpenAPI description) ----
 
 
-_INTEGER_FIELDS = {"id", "paper_id", "start", "end"}
+_INTEGER_FIELDS = {"id", "paper_id", "start", "end", "page"}
 _READ_ONLY = {"id", "paper_id", "created_at", "updated_at"}
 
 
 _DESCRIPTIONS = {"start": OFFSETS, "end": OFFSETS,
-                 "section": "for a body highlight: the heading of the section it falls under"}
+                 "section": "for a body highlight: the heading of the section it falls under",
+                 "page": "for a PDF highlight (field pdf): its page, from 1; null otherwise"}
 
 
 def _record_schema(name: str, field_names: tuple):
     """The answer schema of a note or highlight record, field by field from ``domain.record``."""
     return Schema.from_dict(
         {f: (fields.Integer if f in _INTEGER_FIELDS else fields.String)(
-            dump_only=f in _READ_ONLY,
+            dump_only=f in _READ_ONLY, allow_none=f == "page",
             metadata={"description": _DESCRIPTIONS[f]} if f in _DESCRIPTIONS else {})
          for f in field_names}, name=name)
 

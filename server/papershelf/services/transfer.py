@@ -201,7 +201,7 @@ def _valid_highlight(h) -> dict | None:
     fields with the file's timestamps, or None."""
     if not isinstance(h, dict):
         return None
-    data = {k: h[k] for k in ("field", "section", "exact", "start", "end", "comment")
+    data = {k: h[k] for k in ("field", "section", "page", "exact", "start", "end", "comment")
             if h.get(k) is not None}
     for side in ("prefix", "suffix"):
         data[side] = str(h.get(side) or "")[:CONTEXT_MAX]

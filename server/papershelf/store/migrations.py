@@ -14,7 +14,7 @@ from papershelf.store.db import StoreError, db, is_postgres, is_sqlite
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 SCHEMA_LOCK_KEY = 0x7061706572736863  # a single-key advisory lock, apart from every other
 
 
@@ -157,6 +157,12 @@ def _shelf_pages() -> None:
     db.execute_sql(f"CREATE INDEX IF NOT EXISTS {models.TAG_NAME_INDEX} ON tag (LOWER(name))")
 
 
+def _pdf_highlights() -> None:
+    """PDF highlights (field pdf) say which page of the PDF they are on. Idempotent."""
+    if "page" not in {c.name for c in db.get_columns("highlight")}:
+        db.execute_sql("ALTER TABLE highlight ADD COLUMN page INTEGER")
+
+
 MIGRATIONS: dict = {
     # 2: PostgreSQL search documents stored inline (rows move as they are next written).
     2: _search_documents_inline,
@@ -175,6 +181,8 @@ MIGRATIONS: dict = {
     8: _teams,
     # 9: a group's shelf in pages: the index of tags by name without regard to case.
     9: _shelf_pages,
+    # 10: a PDF highlight's page.
+    10: _pdf_highlights,
 }
 
 

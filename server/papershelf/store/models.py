@@ -174,6 +174,7 @@ class Highlight(Annotation):
     color = CharField(max_length=16, default=palette.DEFAULT)
     comment = TextField(default="")
     section = CharField(max_length=300, default="")  # body: the heading it falls under
+    page = IntegerField(null=True)  # pdf: the page (from 1) whose normalized text it is in
 
 
 class Group(BaseModel):

@@ -303,6 +303,7 @@ def paper_page(paper_id):
         "paper.html", p=rec, title=title, abstract=abstract, numbers=numbers,
         numbered=numbered, orphaned=title.orphaned + abstract.orphaned, notes=notes,
         links=_links(rec), full_text=_full_text_sections(rec, by_field.get("body", [])),
+        pdf_pages=_pdf_pages(rec, by_field.get("pdf", [])),
         my_groups=[{**grp, "shared": grp["id"] in shared} for grp in groups.list_groups(g.user)],
     )
 
@@ -319,6 +320,25 @@ def _full_text_sections(rec: dict, highlights: list[dict]) -> list[dict]:
         link = f"{base}#papershelf-highlight={h['id']}" if base else None
         sections[-1]["highlights"].append({**h, "link": link})
     return sections
+
+
+def _pdf_pages(rec: dict, highlights: list[dict]) -> list[dict]:
+    """The highlights made in the paper's PDF (the extension's reader), page by page:
+    [{"page", "highlights": [{…, "link"}]}]. Each links to the PDF at its page with the
+    highlight's fragment (``#page=N&papershelf-highlight=<id>``): the extension's reader, which
+    opens arXiv's PDFs in its place, scrolls to it; a browser's own viewer opens that page."""
+    pdf = None
+    if rec.get("arxiv_id"):
+        pdf = identifiers.arxiv_pdf_url(rec["arxiv_id"])
+    elif render.safe_href(rec.get("source_url")):
+        pdf = render.safe_href(rec["source_url"])
+    pages: list[dict] = []
+    for h in sorted(highlights, key=lambda h: (h.get("page") or 0, h["start"], h["id"])):
+        if not pages or pages[-1]["page"] != h.get("page"):
+            pages.append({"page": h.get("page"), "highlights": []})
+        link = f"{pdf}#page={h.get('page')}&papershelf-highlight={h['id']}" if pdf else None
+        pages[-1]["highlights"].append({**h, "link": link})
+    return pages
 
 
 # ---- teams: tokens and groups --------------------------------------------------------------
