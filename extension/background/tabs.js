@@ -10,6 +10,7 @@
 import { paperFromUrl, readCitationMeta, toSavePayload } from "../lib/adapters.js";
 import { arxivAbsUrl, paperKey } from "../lib/ids.js";
 import { MessageType } from "../lib/messages.js";
+import { pdfOfReaderUrl } from "../lib/pdf.js";
 import { ItemKind } from "./sender.js";
 import { saveDedupeKey, sendOrQueue } from "./outbox.js";
 
@@ -57,11 +58,15 @@ export async function saveTab(tab) {
   } catch {
     // no papershelf content script in this tab: its URL, else its meta tags
   }
-  const fromUrl = savePayloadFromUrl(tab.url || "");
+  // A PDF open in the reader (an extension page: no content script, no injection) is saved
+  // as the PDF it shows; the reader's own Save bar does the same.
+  const url = pdfOfReaderUrl(chrome.runtime.getURL(""), tab.url) || tab.url || "";
+  const fromUrl = savePayloadFromUrl(url);
   if (fromUrl) {
     const r = await sendOrQueue(ItemKind.SAVE, { paper: fromUrl }, saveDedupeKey(paperKey(fromUrl)));
     return { ...r, via: "url" };
   }
+  if (url !== (tab.url || "")) throw new Error("Save this PDF with the reader's own Save button.");
   const [injection] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: readCitationMeta });
   const meta = injection && injection.result;
   if (!meta) throw new Error("This page has no citation_* meta tags: nothing to save.");

@@ -59,6 +59,16 @@ export function fileFromSearch(search) {
   return isHttpUrl(value) ? new URL(value).href : null;
 }
 
+/** The PDF a reader tab shows: `url` is the reader's own address under `base`
+ * (`chrome.runtime.getURL("")`), else null. */
+export function pdfOfReaderUrl(base, url) {
+  const text = String(url || "");
+  const prefix = `${base}${READER_PATH}`;
+  if (!base || !text.startsWith(prefix)) return null;
+  const rest = text.slice(prefix.length).replace(/#[\s\S]*$/, "");
+  return fileFromSearch(rest);
+}
+
 /** `#page=3&papershelf-highlight=12` → {page: 3, highlight: "12"} (each null when absent). */
 export function readerFragment(hash) {
   const out = { page: null, highlight: null };

@@ -381,14 +381,17 @@ def test_the_popup_lists_recent_saves_and_downloads_the_bibtex_export(ext_connec
 
 
 def test_a_pdf_tab_is_saved_from_its_url(ext_connected):
-    """No content script runs in a PDF tab (Firefox shows it in its own pdf.js viewer): the
-    worker's saveTab, what the toolbar and the keyboard command run, saves it from its URL."""
+    """No content script runs in a PDF tab, and an arXiv PDF opens in the reader (an extension
+    page, where nothing can be injected) when the redirect option is on: the worker's saveTab,
+    what the toolbar and the keyboard command run, saves the PDF's paper from its URL, the reader's
+    `file` when the tab shows the reader."""
     ext, server = ext_connected
     aid = FIRST["arxiv_id"]
     url = f"https://arxiv.org/pdf/{aid}v2"
     page = ext.new_page()
     page.goto(url)
-    assert page.count("[data-papershelf-paper]") == 0, "no content script here"
+    # The redirect option is on for arXiv by default: the tab shows the reader with the PDF.
+    assert f"/reader/reader.html?file={url}" in page.url, page.url
     page.bring_to_front()
     # The active tab's URL, which the toolbar click or the command's keys reveal (activeTab);
     # Firefox shows an arXiv tab's URL to the worker anyway (content-script hosts are host

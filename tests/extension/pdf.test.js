@@ -13,6 +13,7 @@ import {
   originalPdfRule,
   pageText,
   paperFromPdfMetadata,
+  pdfOfReaderUrl,
   pdfUrlOf,
   readerFragment,
   readerUrl,
@@ -42,6 +43,16 @@ for (const bad of ["", "?", "?file=", "?file=javascript%3Aalert(1)", "?file=java
     assert.equal(fileFromSearch(bad), null);
   });
 }
+
+test("a reader tab's address gives the PDF it shows; any other address gives nothing", () => {
+  assert.equal(pdfOfReaderUrl(BASE, `${BASE}reader/reader.html?file=https://arxiv.org/pdf/2603.30493v2`), "https://arxiv.org/pdf/2603.30493v2");
+  assert.equal(pdfOfReaderUrl(BASE, readerUrl(BASE, "https://openreview.net/pdf?id=a&b=c", { page: 2 })), "https://openreview.net/pdf?id=a&b=c");
+  assert.equal(pdfOfReaderUrl(BASE, "https://arxiv.org/pdf/2603.30493v2"), null);
+  assert.equal(pdfOfReaderUrl(BASE, "moz-extension://other-uuid/reader/reader.html?file=https://arxiv.org/pdf/1"), null);
+  assert.equal(pdfOfReaderUrl(BASE, `${BASE}options/options.html`), null);
+  assert.equal(pdfOfReaderUrl("", "reader/reader.html?file=https://arxiv.org/pdf/1"), null);
+  assert.equal(pdfOfReaderUrl(BASE, undefined), null);
+});
 
 test("a fragment names a page and a highlight, or nothing", () => {
   assert.deepEqual(readerFragment("#page=7"), { page: 7, highlight: null });
