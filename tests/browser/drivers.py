@@ -123,10 +123,10 @@ class ChromiumExtension:
     def add_init_script(self, script):
         self.context.add_init_script(script)
 
-    def serve(self, url, html):
-        """Answer `url` with `html` from now on (a page of the test's own)."""
+    def serve(self, url, html, content_type="text/html; charset=utf-8"):
+        """Answer `url` with `html` (a page of the test's own, or bytes of `content_type`) from now on."""
         self.context.route(url, lambda route: route.fulfill(
-            status=200, content_type="text/html; charset=utf-8", body=html))
+            status=200, content_type=content_type, body=html))
 
     def clipboard_text(self):
         page = self.context.new_page()
@@ -161,8 +161,8 @@ class FirefoxExtension:
     def add_init_script(self, script):
         self.firefox.sites.page_scripts.append(script)
 
-    def serve(self, url, html):
-        self.firefox.sites.overrides[url] = html
+    def serve(self, url, html, content_type="text/html; charset=utf-8"):
+        self.firefox.sites.overrides[url] = (content_type, html)
 
     def clipboard_text(self):
         return self.firefox.clipboard_text()

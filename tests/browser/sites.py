@@ -143,7 +143,7 @@ class _Handler(BaseHTTPRequestHandler):
 class FixtureSites:
     """The fixture sites on a loopback port: Firefox's HTTPS proxy. `route` is called with a
     Playwright-like route for each request (see _Route); for one test, `overrides` maps a URL to
-    a page body (as a Playwright route would) and `page_scripts` are run first in every page served
+    (content type, body) (as a Playwright route would) and `page_scripts` are run first in every page served
     (as Playwright's add_init_script: they are the site's own scripts)."""
 
     def __init__(self, route, certs):
@@ -162,9 +162,10 @@ class FixtureSites:
         self.thread.start()
 
     def _route(self, route):
-        body = self.overrides.get(route.request.url)
-        if body is not None:
-            route.fulfill(status=200, content_type="text/html; charset=utf-8", body=body)
+        override = self.overrides.get(route.request.url)
+        if override is not None:
+            content_type, body = override
+            route.fulfill(status=200, content_type=content_type, body=body)
         else:
             self._fallback(route)
         status, content_type, body, headers = route.answer or (404, "text/plain", b"", {})
