@@ -25,6 +25,10 @@ def test_the_extension_carries_the_server_packages_version():
     manifest = json.loads((EXTENSION / "manifest.json").read_text())
     assert manifest["version"] == VERSION
     assert papershelf.__version__ == VERSION
+    # npm's own records of the package (package.json and its lock) say the same number.
+    package = json.loads((ROOT / "package.json").read_text())
+    lock = json.loads((ROOT / "package-lock.json").read_text())
+    assert package["version"] == lock["version"] == lock["packages"][""]["version"] == VERSION
 
 
 @pytest.fixture(scope="module")
