@@ -1,0 +1,109 @@
+/**
+ * Listing pages: the sites whose pages list many papers, each paper marked with its own Save
+ * control and saved state (one lookup for the page). One adapter per site, each
+ * `{name, hosts, match(url), find(doc) → [{element, paper, fields}]}` where `paper` is
+ * `{title, authors, arxivId?, version?, doi?, url, pdfUrl?, venue?, venueKind?, year?, abstract?,
+ * pages?, siteId?}` read off the page, and `fields` the title and abstract elements.
+ *
+ * LISTING_HOSTS are the named listing hosts: only there do marks go in the page's DOM (§5: a page
+ * elsewhere must not learn what is in the library). `listingEntries(doc)` gives the entries of a
+ * page on one of them in the form lib/adapters.js's findPaperElements gives (kind "listing"), or
+ * null when no listing adapter reads the page. Pure DOM, no chrome.*.
+ */
+
+import { normalizeUrl, parseArxivId } from "../../ids.js";
+import { acl } from "./acl.js";
+import { arxiv } from "./arxiv.js";
+import { cvf } from "./cvf.js";
+import { dblp } from "./dblp.js";
+import { huggingface } from "./huggingface.js";
+import { neurips } from "./neurips.js";
+import { openreview } from "./openreview.js";
+import { pmlr } from "./pmlr.js";
+import { pubmed } from "./pubmed.js";
+import { scholar } from "./scholar.js";
+import { semanticscholar } from "./semanticscholar.js";
+
+export const LISTING_ADAPTERS = [scholar, semanticscholar, openreview, dblp, acl, pmlr, neurips, cvf, huggingface, arxiv, pubmed];
+
+export const LISTING_HOSTS = new Set(LISTING_ADAPTERS.flatMap((a) => a.hosts));
+
+/** The adapter that reads the page at `url` (a URL or string), or null. */
+export function listingAdapterFor(url) {
+  let u;
+  try {
+    u = typeof url === "string" ? new URL(url) : url;
+  } catch {
+    return null;
+  }
+  if (u.protocol !== "https:" && u.protocol !== "http:") return null;
+  if (!LISTING_HOSTS.has(u.hostname.toLowerCase())) return null;
+  return LISTING_ADAPTERS.find((a) => a.hosts.includes(u.hostname.toLowerCase()) && a.match(u)) || null;
+}
+
+/**
+ * The identities of a listed paper, strongest first, in the shared `scheme:value` form
+ * (doi:, arxiv:, the site's own id, url:). The one place a listing turns a paper into its
+ * identities: lib/identities.js's identitiesOf gives the same strings for the same paper.
+ */
+export function entryIdentities(paper) {
+  const out = [];
+  if (paper.doi) out.push(`doi:${String(paper.doi).toLowerCase()}`);
+  const arxivId = paper.arxivId || (paper.url && parseArxivId(paper.url) ? parseArxivId(paper.url).id : null);
+  if (arxivId) out.push(`arxiv:${arxivId}`);
+  if (paper.siteId) out.push(paper.siteId);
+  const url = normalizeUrl(paper.url);
+  if (url && !out.length) out.push(`url:${url}`);
+  return [...new Set(out)];
+}
+
+/** A listed paper as papershelf saves it: authors, venue and year in the server's fields. */
+export function describeListed(entry) {
+  const p = entry.paper;
+  const out = {
+    title: p.title || "",
+    authors: p.authors || [],
+    authors_more: 0,
+    abstract: p.abstract || "",
+    published: p.year ? String(p.year) : null,
+    affiliations: [],
+    topics: [],
+    doi: p.doi || null,
+    fields: { title: entry.fields ? entry.fields.title : null, abstract: entry.fields ? entry.fields.abstract : null },
+  };
+  if (p.venue && p.venueKind === "journal") out.journal = p.venue;
+  else if (p.venue && p.venueKind === "booktitle") out.booktitle = p.venue;
+  if (p.pages) out.pages = p.pages;
+  return out;
+}
+
+/**
+ * The papers of a listing page as lib/adapters.js's entries: [{arxiv_id, version, url, pdf_url,
+ * element, kind: "listing", paper, fields, identities}], or null when the page is not a listing
+ * a listing adapter reads (another host, or another page of a listing host).
+ */
+export function listingEntries(doc) {
+  const adapter = doc.location ? listingAdapterFor(doc.location.href) : null;
+  if (!adapter) return null;
+  const out = [];
+  for (const e of adapter.find(doc)) {
+    const p = e.paper;
+    const parsed = p.arxivId ? parseArxivId(p.arxivId) : p.url && /arxiv\.org\/(?:abs|pdf)\//.test(p.url) ? parseArxivId(p.url) : null;
+    if (parsed) p.arxivId = parsed.id;
+    const url = normalizeUrl(p.url);
+    if (!parsed && !url) continue;
+    out.push({
+      arxiv_id: parsed ? parsed.id : null,
+      version: p.version || (parsed && parsed.version) || null,
+      url: parsed ? null : url,
+      pdf_url: p.pdfUrl || null,
+      element: e.element,
+      kind: "listing",
+      site: adapter.name,
+      paper: p,
+      fields: e.fields || { title: null, abstract: null },
+      identities: entryIdentities(p),
+    });
+  }
+  return out;
+}
