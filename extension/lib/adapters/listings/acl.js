@@ -6,7 +6,7 @@
  * under the id (`#abstract-<id>`). Front matter (`<volume>.0`) is not a paper.
  */
 
-import { absoluteHref, clean, entriesByLinks, textOf, titleLink, unique, urlOf } from "./common.js";
+import { absoluteHref, clean, entriesByLinks, linksIn, textOf, titleLink, unique, urlOf } from "./common.js";
 
 const ANTHOLOGY_ID = /^\/(\d{4}\.[a-z0-9-]+\.\d+|[A-Z]\d{2}-\d{4})(?:\.pdf|\.bib|\/)?$/i;
 
@@ -39,12 +39,12 @@ export const acl = {
       const title = textOf(titleEl);
       if (!title) continue;
       const authors = unique(
-        [...element.querySelectorAll('a[href*="/people/"]')].map((a) => textOf(a)),
+        linksIn(element, 'a[href*="/people/"]').map((a) => textOf(a)),
       );
       const volume = element.querySelector('a[href*="/volumes/"]');
       const venue = volume ? textOf(volume) : onVolume ? pageTitle : null;
       const pdf = links.find((a) => /\.pdf$/i.test(a.getAttribute("href")));
-      const abstractEl = doc.getElementById(`abstract-${id}`);
+      const abstractEl = doc.getElementById(`abstract-${id.replace(/\./g, "--")}`) || doc.getElementById(`abstract-${id}`);
       out.push({
         element,
         paper: {

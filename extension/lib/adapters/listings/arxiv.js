@@ -6,30 +6,33 @@
  * (`<dt>` with the links, `<dd>` with "Title:" and the authors); the mark goes in the `<dd>`.
  */
 
-import { clean, entriesByLinks, textOf, unique } from "./common.js";
+import { clean, entriesByLinks, linksIn, textOf, unique } from "./common.js";
 import { parseArxivId } from "../../ids.js";
 
 const ID_LINK = /\/(?:abs|pdf)\//;
 const AUTHOR_LINK = 'a[href*="searchtype=author"], a[href^="/a/"], a[href*="arxiv.org/a/"]';
 const LABEL = /^(?:Authors?|Abstract|Submitted|Comments|Journal ref|Subjects|Title):/i;
 
+function parsedOf(href, base) {
+  return href && ID_LINK.test(href) ? parseArxivId(href, base) : null;
+}
+
 function idOf(href, base) {
-  if (!href || !ID_LINK.test(href)) return null;
-  const parsed = parseArxivId(href, base);
-  return parsed ? `${parsed.id}${parsed.version ? `v${parsed.version}` : ""}` : null;
+  const parsed = parsedOf(href, base);
+  return parsed ? parsed.id : null;
 }
 
-function split(key) {
-  const m = /^(.+?)(?:v(\d+))?$/.exec(key);
-  return { id: m[1], version: m[2] ? Number(m[2]) : null };
+/** The id and the version the entry's links name (the first link with a version). */
+function split(id, links, base) {
+  const versions = links.map((a) => parsedOf(a.getAttribute("href"), base)).filter((p) => p && p.version);
+  return { id, version: versions.length ? versions[0].version : null };
 }
 
-function searchEntry(element, key) {
-  const { id, version } = split(key);
-  const titleEl = [...element.children].find((c) => !c.querySelector("a[href]") && textOf(c) && !LABEL.test(textOf(c)));
+function searchEntry(element, { id, version }) {
+  const titleEl = [...element.children].find((c) => !c.matches("a") && !c.querySelector("a[href]") && textOf(c) && !LABEL.test(textOf(c)));
   const title = textOf(titleEl);
   if (!title) return null;
-  const authors = unique([...element.querySelectorAll(AUTHOR_LINK)].map((a) => textOf(a)));
+  const authors = unique(linksIn(element, AUTHOR_LINK).map((a) => textOf(a)));
   const abstractEl = element.querySelector('[id$="-abstract-full"]');
   const abstract = abstractEl ? clean(textOf(abstractEl).replace(/\s*△ Less\s*$/, "")) : "";
   return {
@@ -39,10 +42,9 @@ function searchEntry(element, key) {
   };
 }
 
-function listEntry(dt, key) {
+function listEntry(dt, { id, version }) {
   const dd = dt.nextElementSibling;
   if (!dd || dd.localName !== "dd") return null;
-  const { id, version } = split(key);
   let titleEl = null;
   for (const div of dd.querySelectorAll("div")) {
     if (!div.querySelector("div") && /^Title:/.test(textOf(div))) {
@@ -52,7 +54,7 @@ function listEntry(dt, key) {
   }
   const title = clean(textOf(titleEl).replace(/^Title:\s*/, ""));
   if (!title) return null;
-  const authors = unique([...dd.querySelectorAll(AUTHOR_LINK)].map((a) => textOf(a)));
+  const authors = unique(linksIn(dd, AUTHOR_LINK).map((a) => textOf(a)));
   const abstractEl = dd.querySelector("p");
   return {
     element: dd,
@@ -67,9 +69,11 @@ export const arxiv = {
   match: (url) => /^\/(?:search\/|a\/)/.test(url.pathname),
   find(doc) {
     const out = [];
-    for (const { element, id } of entriesByLinks(doc, idOf)) {
+    const base = doc.location.href;
+    for (const { element, id, links } of entriesByLinks(doc, idOf)) {
       const dt = element.localName === "dt" ? element : element.closest("dt");
-      const entry = dt ? listEntry(dt, id) : searchEntry(element, id);
+      const paper = split(id, links, base);
+      const entry = dt ? listEntry(dt, paper) : searchEntry(element, paper);
       if (entry) out.push(entry);
     }
     return out;

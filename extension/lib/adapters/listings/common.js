@@ -87,6 +87,11 @@ export function entriesByLinks(doc, idOf, { root = doc.body, selector = "a[href]
   return out;
 }
 
+/** The links under `element` (matching `selector`) that are the page's, not in our controls. */
+export function linksIn(element, selector = "a[href]") {
+  return [...element.querySelectorAll(selector)].filter((a) => !a.closest(UI_SELECTOR));
+}
+
 /** The longest text among `links` that is not a generic label ("pdf", "abs", "[PDF]", "bib"). */
 export function titleLink(links) {
   let best = null;
@@ -128,9 +133,9 @@ export function doiOfUrl(url) {
   } catch {
     path = u.pathname;
   }
-  let m = null;
-  if (/^(?:dx\.)?doi\.org$/i.test(u.hostname)) m = /^\/(10\.\d{4,9}\/\S+)$/.exec(path);
-  else m = /\/doi\/(?:(?:abs|full|pdf|epdf|fulltext|book)\/)?(10\.\d{4,9}\/[^?#\s]+?)\/?$/i.exec(path);
+  const m = /^(?:dx\.)?doi\.org$/i.test(u.hostname)
+    ? /^\/(10\.\d{4,9}\/\S+)$/.exec(path)
+    : /\/doi\/(?:(?:abs|full|pdf|epdf|fulltext|book)\/)?(10\.\d{4,9}\/[^?#\s]+?)\/?$/i.exec(path);
   return m ? m[1].toLowerCase() : null;
 }
 

@@ -6,7 +6,7 @@
  * arXiv link when there is one. The paper's mark goes in its `<dt>`.
  */
 
-import { absoluteHref, entriesByLinks, textOf, unique, urlOf } from "./common.js";
+import { absoluteHref, entriesByLinks, linksIn, textOf, unique, urlOf } from "./common.js";
 import { parseArxivId } from "../../ids.js";
 
 const HTML = /^\/content(?:_[\w]+)?\/([\w]+?)\/html\/(?:[\w-]+\/)?(.+?)_paper\.html$/;
@@ -44,7 +44,7 @@ export const cvf = {
       for (const dd of after) {
         const names = [...dd.querySelectorAll('input[name="query_author"]')].map((i) => i.getAttribute("value"));
         if (!authors.length && names.length) authors = unique(names.map((n) => n.trim()));
-        for (const a of dd.querySelectorAll("a[href]")) {
+        for (const a of linksIn(dd)) {
           const href = absoluteHref(a, base);
           if (!href) continue;
           if (!pdfUrl && /\/papers\/.+_paper\.pdf$/i.test(href)) pdfUrl = href;
@@ -53,7 +53,7 @@ export const cvf = {
         }
       }
       if (!authors.length && after[0]) {
-        authors = unique([...after[0].querySelectorAll("a")].map((a) => textOf(a)));
+        authors = unique(linksIn(after[0], "a").map((a) => textOf(a)));
       }
       const u = urlOf(titleEl.getAttribute("href"), base);
       out.push({

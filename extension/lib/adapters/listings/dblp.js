@@ -7,7 +7,7 @@
  * address.
  */
 
-import { absoluteHref, clean, doiOfUrl, textOf, unique } from "./common.js";
+import { absoluteHref, clean, doiOfUrl, linksIn, textOf, unique } from "./common.js";
 import { parseArxivId } from "../../ids.js";
 
 const DBLP_KEY = /^(?:conf|journals|books|series|reference|phd|tr|informal|persons|homepages|www)\/[\w.-]+\/[\w.-]+$/;
@@ -25,7 +25,7 @@ export const dblp = {
     const out = [];
     for (const element of doc.querySelectorAll("li[id]")) {
       const key = element.getAttribute("id");
-      if (!DBLP_KEY.test(key)) continue;
+      if (!DBLP_KEY.test(key) || !/ScholarlyArticle$/.test(element.getAttribute("itemtype") || "")) continue;
       const headline = element.querySelector('[itemprop="headline"]') || element;
       const titleEl = [...headline.querySelectorAll('[itemprop="name"]')].find((n) => !n.closest('[itemprop="author"], [itemprop="isPartOf"]'));
       const title = textOf(titleEl).replace(/\.$/, "");
@@ -35,7 +35,7 @@ export const dblp = {
       const date = headline.querySelector('[itemprop="datePublished"]');
       const type = element.querySelector('link[itemprop="additionalType"]');
       const kind = type && /#(?:Inproceedings|Incollection)/i.test(type.getAttribute("href") || "") ? "booktitle" : "journal";
-      const editions = [...element.querySelectorAll('a[itemprop="url"][href]')]
+      const editions = linksIn(element, 'a[itemprop="url"][href]')
         .filter((a) => !a.closest('[itemprop="author"]'))
         .map((a) => absoluteHref(a, base))
         .filter(Boolean);

@@ -95,7 +95,7 @@ export function listingEntries(doc) {
     out.push({
       arxiv_id: parsed ? parsed.id : null,
       version: p.version || (parsed && parsed.version) || null,
-      url: parsed ? null : url,
+      url,
       pdf_url: p.pdfUrl || null,
       element: e.element,
       kind: "listing",

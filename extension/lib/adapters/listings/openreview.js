@@ -5,7 +5,7 @@
  * venue and year are the group's ("ICLR.cc/2024/Conference" → "ICLR 2024").
  */
 
-import { entriesByLinks, textOf, titleLink, unique, urlOf, yearIn } from "./common.js";
+import { entriesByLinks, linksIn, textOf, titleLink, unique, urlOf, yearIn } from "./common.js";
 
 function forumOf(href, base) {
   const u = urlOf(href, base);
@@ -33,7 +33,7 @@ export const openreview = {
       const titleEl = titleLink(links.filter((a) => /\/forum\?/.test(a.getAttribute("href"))));
       const title = textOf(titleEl);
       if (!title) continue;
-      const authors = unique([...element.querySelectorAll('a[href*="/profile?"]')].map((a) => textOf(a)));
+      const authors = unique(linksIn(element, 'a[href*="/profile?"]').map((a) => textOf(a)));
       out.push({
         element,
         paper: {

@@ -47,7 +47,10 @@ export const pubmed = {
       const titleEl = titleLink(links);
       const title = clean(textOf(titleEl)).replace(/\.$/, "");
       if (!title) continue;
-      const [authorText = "", citation = ""] = textsAfter(element, titleEl);
+      // The authors, then the journal citation (the first text after them with a year in it);
+      // PubMed repeats both in a short form, for narrow screens.
+      const [authorText = "", ...rest] = textsAfter(element, titleEl);
+      const citation = rest.find((t) => yearIn(t)) || "";
       const doi = /\bdoi:\s*(10\.\d{4,9}\/\S+?)\.?(?:\s|$)/i.exec(citation);
       const journal = /^(.+?)\.\s/.exec(citation);
       out.push({

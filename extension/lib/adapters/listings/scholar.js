@@ -6,7 +6,7 @@
  * A result without a title link (a [CITATION] with no page) names no paper: it is not marked.
  */
 
-import { absoluteHref, clean, doiOfUrl, entriesByLinks, splitAuthorText, textOf, yearIn } from "./common.js";
+import { absoluteHref, clean, doiOfUrl, entriesByLinks, linksIn, splitAuthorText, textOf, yearIn } from "./common.js";
 
 const RELATED = /[?&]q=related:([\w-]+):/;
 
@@ -51,7 +51,7 @@ export const scholar = {
       const named = clean(where.replace(/,?\s*(?:19|20)\d{2}\s*$/, ""));
       const venue = named && !named.includes("…") ? named : null;
       let pdfUrl = /\.pdf$/i.test(new URL(url).pathname) ? url : null;
-      for (const a of element.querySelectorAll("a[href]")) {
+      for (const a of linksIn(element)) {
         if (pdfUrl) break;
         if (heading.contains(a)) continue;
         if (/\[PDF\]/.test(textOf(a))) pdfUrl = absoluteHref(a, base);

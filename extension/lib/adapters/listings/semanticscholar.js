@@ -5,7 +5,7 @@
  * link in the entry gives those identifiers.
  */
 
-import { absoluteHref, doiOfUrl, entriesByLinks, textOf, titleLink, unique, urlOf, yearIn } from "./common.js";
+import { absoluteHref, doiOfUrl, entriesByLinks, linksIn, textOf, titleLink, unique, urlOf, yearIn } from "./common.js";
 import { parseArxivId } from "../../ids.js";
 
 const PAPER = /^\/(?:paper|arxiv)\/(?:[^/]+\/)?([0-9a-f]{40})$/i;
@@ -38,11 +38,12 @@ export const semanticscholar = {
       const titleEl = titleLink(links);
       const title = textOf(titleEl);
       if (!title) continue;
-      const authors = unique([...element.querySelectorAll('a[href*="/author/"]')].map((a) => textOf(a)));
+      const authors = unique(linksIn(element, 'a[href*="/author/"]').map((a) => textOf(a)));
+      if (!authors.length) continue; // every paper row names its authors; a bare link is not a row
       let arxivId = null;
       let doi = null;
       let pdfUrl = null;
-      for (const a of element.querySelectorAll("a[href]")) {
+      for (const a of linksIn(element)) {
         const href = absoluteHref(a, base);
         if (!href || shaOf(href)) continue;
         const parsed = /arxiv\.org\/(?:abs|pdf)\//i.test(href) ? parseArxivId(href) : null;
