@@ -62,8 +62,8 @@ def listing(connected):
 
 def marked(page, count):
     page.wait_for_function(
-        "n => document.querySelectorAll('[data-papershelf-paper] [data-papershelf-action=\"save\"]').length === n",
-        arg=count)
+        "n => document.querySelectorAll("
+        "'[data-papershelf-paper] [data-papershelf-action=\"save\"]').length === n", arg=count)
 
 
 def save_button(page, key):
@@ -105,7 +105,7 @@ def test_every_listing_marks_its_papers_in_one_lookup_saves_one_and_shows_it_aft
         page.wait_for_selector(
             f'[data-papershelf-paper="{first["key"]}"] [data-papershelf-action="save"][aria-pressed="true"]')
         saved.add(first["key"])
-        p = wait_until(lambda: stored_as(server, first), what=f"{site['file']}: the saved paper")
+        p = wait_until(lambda want=first: stored_as(server, want), what=f"{site['file']}: the saved paper")
         assert p["title"] == first["title"], site["file"]
         assert p["authors"] == first["authors"], site["file"]
         assert p["source_url"].split("?")[0] == site["url"].split("?")[0], site["file"]
