@@ -123,7 +123,8 @@ export function splitAuthorText(text) {
     .filter((n) => n && n !== "…" && !/^et al\.?$/i.test(n));
 }
 
-/** The DOI in a URL (doi.org/…, or a publisher's /doi/[abs|full|pdf/]10.…), lower case, or null. */
+/** The DOI in a URL (doi.org/…, an old resolver as doi.acm.org/…, or a publisher's
+ * /doi/[abs|full|pdf/]10.…), lower case, or null. */
 export function doiOfUrl(url) {
   const u = typeof url === "string" ? urlOf(url) : url;
   if (!u) return null;
@@ -133,7 +134,7 @@ export function doiOfUrl(url) {
   } catch {
     path = u.pathname;
   }
-  const m = /^(?:dx\.)?doi\.org$/i.test(u.hostname)
+  const m = /^(?:(?:dx\.)?doi\.org|doi\.acm\.org|doi\.ieeecomputersociety\.org)$/i.test(u.hostname)
     ? /^\/(10\.\d{4,9}\/\S+)$/.exec(path)
     : /\/doi\/(?:(?:abs|full|pdf|epdf|fulltext|book)\/)?(10\.\d{4,9}\/[^?#\s]+?)\/?$/i.exec(path);
   return m ? m[1].toLowerCase() : null;
