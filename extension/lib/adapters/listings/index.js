@@ -1,14 +1,15 @@
 /**
  * Listing pages: the sites whose pages list many papers, each paper marked with its own Save
- * control and saved state (one lookup for the page). One adapter per site, each
+ * control and saved state (one lookup for the page). One file per site, each a reader
  * `{name, hosts, match(url), find(doc) → [{element, paper, fields}]}` where `paper` is
  * `{title, authors, arxivId?, version?, doi?, url, pdfUrl?, venue?, venueKind?, year?, abstract?,
  * pages?, siteId?}` read off the page, and `fields` the title and abstract elements.
  *
+ * LISTING_ADAPTERS are those readers in the adapter registry's shape (the host in `match`, the
+ * page side's entries of kind "listing" from `find`, with `describe` and `fields` for that kind).
  * LISTING_HOSTS are the named listing hosts: only there do marks go in the page's DOM (§5: a page
- * elsewhere must not learn what is in the library). `listingEntries(doc)` gives the entries of a
- * page on one of them in the form lib/adapters.js's findPaperElements gives (kind "listing"), or
- * null when no listing adapter reads the page. Pure DOM, no chrome.*.
+ * elsewhere must not learn what is in the library). `listingEntries(doc)` gives a listing page's
+ * entries, or null when no listing adapter reads the page. Pure DOM, no chrome.*.
  */
 
 import { normalizeUrl, parseArxivId } from "../../ids.js";
@@ -24,9 +25,29 @@ import { pubmed } from "./pubmed.js";
 import { scholar } from "./scholar.js";
 import { semanticscholar } from "./semanticscholar.js";
 
-export const LISTING_ADAPTERS = [scholar, semanticscholar, openreview, dblp, acl, pmlr, neurips, cvf, huggingface, arxiv, pubmed];
+/** The sites' adapters as they read a page: `find(doc)` → [{element, paper, fields}]. */
+export const SITE_READERS = [scholar, semanticscholar, openreview, dblp, acl, pmlr, neurips, cvf, huggingface, arxiv, pubmed];
 
-export const LISTING_HOSTS = new Set(LISTING_ADAPTERS.flatMap((a) => a.hosts));
+/**
+ * The listing adapters, in the registry's shape: `match(url)` holds the host too, `find(doc)`
+ * gives the page side's entries (kind "listing", see listingEntries), and `describe`/`fields`
+ * read an entry of that kind.
+ */
+export const LISTING_ADAPTERS = SITE_READERS.map((site) => ({
+  name: site.name,
+  hosts: site.hosts,
+  match: (url) => onHosts(site, url) && site.match(url),
+  find: (doc) => asEntries(site, doc),
+  describe: { listing: describeListed },
+  fields: { listing: (entry) => entry.fields },
+}));
+
+/** The named listing hosts: only their pages get saved marks in the page's own DOM. */
+export const LISTING_HOSTS = new Set(SITE_READERS.flatMap((a) => a.hosts));
+
+function onHosts(site, url) {
+  return (url.protocol === "https:" || url.protocol === "http:") && site.hosts.includes(url.hostname.toLowerCase());
+}
 
 /** The adapter that reads the page at `url` (a URL or string), or null. */
 export function listingAdapterFor(url) {
@@ -36,9 +57,7 @@ export function listingAdapterFor(url) {
   } catch {
     return null;
   }
-  if (u.protocol !== "https:" && u.protocol !== "http:") return null;
-  if (!LISTING_HOSTS.has(u.hostname.toLowerCase())) return null;
-  return LISTING_ADAPTERS.find((a) => a.hosts.includes(u.hostname.toLowerCase()) && a.match(u)) || null;
+  return LISTING_ADAPTERS.find((a) => a.match(u)) || null;
 }
 
 /**
@@ -69,6 +88,7 @@ export function describeListed(entry) {
     affiliations: [],
     topics: [],
     doi: p.doi || null,
+    pdf_url: p.pdfUrl || null,
     fields: { title: entry.fields ? entry.fields.title : null, abstract: entry.fields ? entry.fields.abstract : null },
   };
   if (p.venue && p.venueKind === "journal") out.journal = p.venue;
@@ -77,16 +97,11 @@ export function describeListed(entry) {
   return out;
 }
 
-/**
- * The papers of a listing page as lib/adapters.js's entries: [{arxiv_id, version, url, pdf_url,
- * element, kind: "listing", paper, fields, identities}], or null when the page is not a listing
- * a listing adapter reads (another host, or another page of a listing host).
- */
-export function listingEntries(doc) {
-  const adapter = doc.location ? listingAdapterFor(doc.location.href) : null;
-  if (!adapter) return null;
+/** A site reader's entries as the page side's: [{arxiv_id, version, url, pdf_url, element,
+ * kind: "listing", site, paper, fields, identities}]; an entry that names no paper is left out. */
+function asEntries(site, doc) {
   const out = [];
-  for (const e of adapter.find(doc)) {
+  for (const e of site.find(doc)) {
     const p = e.paper;
     const parsed = p.arxivId ? parseArxivId(p.arxivId) : p.url && /arxiv\.org\/(?:abs|pdf)\//.test(p.url) ? parseArxivId(p.url) : null;
     if (parsed) p.arxivId = parsed.id;
@@ -99,11 +114,18 @@ export function listingEntries(doc) {
       pdf_url: p.pdfUrl || null,
       element: e.element,
       kind: "listing",
-      site: adapter.name,
+      site: site.name,
       paper: p,
       fields: e.fields || { title: null, abstract: null },
       identities: entryIdentities(p),
     });
   }
   return out;
+}
+
+/** The papers of a listing page (entries of kind "listing"), or null when the page is not a
+ * listing a listing adapter reads (another host, or another page of a listing host). */
+export function listingEntries(doc) {
+  const adapter = doc.location ? listingAdapterFor(doc.location.href) : null;
+  return adapter ? adapter.find(doc) : null;
 }

@@ -80,6 +80,24 @@ test("only the named listing hosts are read as listings: a Scholar page elsewher
   for (const a of LISTING_ADAPTERS) for (const h of a.hosts) assert.ok(LISTING_HOSTS.has(h));
 });
 
+test("LISTING_ADAPTERS in the registry's shape: host and path in match, entries of kind listing, their describer", () => {
+  for (const page of EXPECTED) {
+    const loc = new URL(page.url);
+    const matching = LISTING_ADAPTERS.filter((a) => a.match(loc));
+    assert.deepEqual(matching.map((a) => a.name), [page.site], page.file);
+    const doc = load(page.file, page.url);
+    const entries = matching[0].find(doc);
+    assert.ok(entries.every((e) => e.kind === "listing" && e.element), page.file);
+    const d = matching[0].describe.listing(entries[0], doc);
+    assert.equal(d.title, page.entries[0].title);
+    assert.equal(matching[0].fields.listing(entries[0], doc), entries[0].fields);
+  }
+  // The path alone is no match: another host's /scholar, /group or /search/ is not a listing.
+  for (const url of ["https://dblp.org/scholar?q=x", "https://arxiv.org/group?id=ICLR.cc/2024/Conference", "https://pubmed.ncbi.nlm.nih.gov/search/?query=x"]) {
+    assert.deepEqual(LISTING_ADAPTERS.filter((a) => a.match(new URL(url))).map((a) => a.name), [], url);
+  }
+});
+
 test("other pages of a listing host are not listings (a paper page, the home page)", () => {
   for (const url of ["https://scholar.google.com/citations?user=x", "https://dblp.org/", "https://aclanthology.org/2023.acl-long.1/",
     "https://openreview.net/forum?id=ZYm1Ql6udy", "https://proceedings.mlr.press/v202/li23q.html", "https://huggingface.co/papers/2312.00752",
