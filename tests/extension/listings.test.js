@@ -142,7 +142,7 @@ test("ugly links: javascript:, broken URLs, look-alike hosts and empty titles ar
 
 test("entryIdentities: strongest first, one form", () => {
   assert.deepEqual(entryIdentities({ doi: "10.1109/CVPR.2016.90", arxivId: "1512.03385", url: "https://dblp.org/rec/x" }),
-    ["doi:10.1109/cvpr.2016.90", "arxiv:1512.03385"]);
+    ["arxiv:1512.03385", "doi:10.1109/cvpr.2016.90"]);
   assert.deepEqual(entryIdentities({ url: "https://arxiv.org/abs/hep-th/9711200v2" }), ["arxiv:hep-th/9711200"]);
   assert.deepEqual(entryIdentities({ siteId: "pmlr:v202/li23q", url: "https://proceedings.mlr.press/v202/li23q.html" }), ["pmlr:v202/li23q"]);
   assert.deepEqual(entryIdentities({ url: "https://example.org/p?utm_source=x#y" }), ["url:https://example.org/p"]);
@@ -167,4 +167,24 @@ test("100 Scholar results: each found once, under its own key (bench/page.py tim
   // 9 of the page's 10 results have a title link (the [CITATION] has none): 90 of 100.
   assert.equal(found.length, 90);
   assert.equal(new Set(found.map(paperKey)).size, found.length);
+});
+
+test("entryIdentities agrees with lib/identities.js's identitiesOf, where that module is present", async (t) => {
+  let ident;
+  try {
+    ident = await import("../../extension/lib/identities.js");
+  } catch {
+    t.skip("lib/identities.js is not in this tree");
+    return;
+  }
+  for (const page of EXPECTED) {
+    const doc = load(page.file, page.url);
+    for (const e of listingEntries(doc)) {
+      const p = e.paper;
+      const theirs = ident.identitiesOf({ url: p.url, doi: p.doi, arxivId: p.arxivId, pdfUrl: p.pdfUrl, extraUrls: p.extraUrls || [] });
+      // Every id a listing names is one identitiesOf gives (it may give more: a PDF's address,
+      // a ScienceDirect PII where the listing only knew the address).
+      for (const id of e.identities.filter((x) => !x.startsWith("url:"))) assert.ok(theirs.includes(id), `${page.file}: ${id} in ${theirs}`);
+    }
+  }
 });

@@ -67,7 +67,7 @@ export const cvf = {
           venue: conf ? conf[1] : null,
           venueKind: "booktitle",
           year: conf ? conf[2] : null,
-          siteId: `cvf:${id}`,
+          siteId: `cvf:${id}_paper`,
         },
         fields: { title: titleEl, abstract: null },
       });

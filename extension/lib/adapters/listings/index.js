@@ -61,15 +61,16 @@ export function listingAdapterFor(url) {
 }
 
 /**
- * The identities of a listed paper, strongest first, in the shared `scheme:value` form
- * (doi:, arxiv:, the site's own id, url:). The one place a listing turns a paper into its
- * identities: lib/identities.js's identitiesOf gives the same strings for the same paper.
+ * The identities of a listed paper, strongest first, in the shared `scheme:value` form (arxiv:,
+ * doi:, the site's own id, else url:). The one place a listing turns a paper into its identities:
+ * where lib/identities.js is present this is its `identitiesOf({url, doi, arxivId, pdfUrl,
+ * extraUrls})`, which gives these same strings for these papers.
  */
 export function entryIdentities(paper) {
   const out = [];
+  const parsed = paper.arxivId ? parseArxivId(paper.arxivId) : paper.url && /arxiv\.org\/(?:abs|pdf)\//.test(paper.url) ? parseArxivId(paper.url) : null;
+  if (parsed) out.push(`arxiv:${parsed.id}`);
   if (paper.doi) out.push(`doi:${String(paper.doi).toLowerCase()}`);
-  const arxivId = paper.arxivId || (paper.url && parseArxivId(paper.url) ? parseArxivId(paper.url).id : null);
-  if (arxivId) out.push(`arxiv:${arxivId}`);
   if (paper.siteId) out.push(paper.siteId);
   const url = normalizeUrl(paper.url);
   if (url && !out.length) out.push(`url:${url}`);

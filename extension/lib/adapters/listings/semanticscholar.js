@@ -53,7 +53,7 @@ export const semanticscholar = {
       }
       out.push({
         element,
-        paper: { title, authors, arxivId, doi, url: `https://www.semanticscholar.org/paper/${id}`, pdfUrl, year: dateIn(element) },
+        paper: { title, authors, arxivId, doi, url: `https://www.semanticscholar.org/paper/${id}`, pdfUrl, year: dateIn(element), siteId: `s2:${id}` },
         fields: { title: titleEl, abstract: null },
       });
     }
