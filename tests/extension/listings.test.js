@@ -188,3 +188,21 @@ test("entryIdentities agrees with lib/identities.js's identitiesOf, where that m
     }
   }
 });
+
+test("older layouts: a NeurIPS year before 2022 (`<a>` then `<i>` authors), PMLR over http", () => {
+  const neurips = htmlDocument(`<html><body><div class="container-fluid"><ul>
+    <li><a href="/paper_files/paper/2019/hash/0118a063b4aae95277f0bc1752c75abf-Abstract.html">PyTorch: An Imperative Style, High-Performance Deep Learning Library</a> <i>Adam Paszke, Sam Gross, Francisco Massa</i></li>
+    <li><a href="/paper_files/paper/2019/hash/c04c19c2c2474dbf5f7ac4372c5b9af1-Abstract.html">Fast and Accurate Least-Mean-Squares Solvers</a> <i>Alaa Maalouf, Ibrahim Jubran, Dan Feldman</i></li>
+  </ul></div></body></html>`, "https://proceedings.neurips.cc/paper_files/paper/2019");
+  const found = findPaperElements(neurips);
+  assert.deepEqual(found.map((e) => e.identities[0]), ["neurips:0118a063b4aae95277f0bc1752c75abf", "neurips:c04c19c2c2474dbf5f7ac4372c5b9af1"]);
+  assert.deepEqual(found[0].paper.authors, ["Adam Paszke", "Sam Gross", "Francisco Massa"]);
+  assert.equal(found[0].pdf_url, "https://proceedings.neurips.cc/paper_files/paper/2019/file/0118a063b4aae95277f0bc1752c75abf-Paper.pdf");
+  const pmlr = htmlDocument(`<html><body><h2>Volume 37: International Conference on Machine Learning, 7-9 July 2015, Lille, France</h2>
+    <div class="paper"><p class="title">Batch Normalization: Accelerating Deep Network Training by Reducing Internal Covariate Shift</p>
+    <p class="details"><span class="authors">Sergey Ioffe, Christian Szegedy</span>; <span class="info">Proceedings of the 32nd International Conference on Machine Learning, PMLR 37:448-456</span></p>
+    <p class="links">[<a href="http://proceedings.mlr.press/v37/ioffe15.html">abs</a>][<a href="http://proceedings.mlr.press/v37/ioffe15.pdf">pdf</a>]</p></div></body></html>`, "http://proceedings.mlr.press/v37/");
+  const [bn] = findPaperElements(pmlr);
+  assert.deepEqual([bn.identities, bn.paper.year, bn.paper.pages, bn.paper.authors, bn.pdf_url],
+    [["pmlr:v37/ioffe15"], "2015", "448-456", ["Sergey Ioffe", "Christian Szegedy"], "http://proceedings.mlr.press/v37/ioffe15.pdf"]);
+});

@@ -7,7 +7,7 @@
 
 import { absoluteHref, clean, entriesByLinks, splitAuthorText, textOf, urlOf, yearIn } from "./common.js";
 
-const PAPER = /^\/(v\d+)\/([\w-]+?)(?:\.html|\/\2\.pdf)$/;
+const PAPER = /^\/(v\d+)\/([\w-]+?)(?:\.html|\.pdf|\/\2\.pdf)$/;
 
 function keyOf(href, base) {
   const u = urlOf(href, base);
