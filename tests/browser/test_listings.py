@@ -153,3 +153,38 @@ def test_results_added_later_are_looked_up_once_more_for_the_new_ones_only(listi
         "[data-papershelf-paper]", "els => els.map(e => e.dataset.papershelfPaper)")
     assert keys[-2:] == ["https://proceedings.mlr.press/v202/more23b.html",
                          "https://proceedings.mlr.press/v202/more23a.html"]
+
+
+def dblp_records(n):
+    """A DBLP person page of `n` records (dblp's record markup: key as id, microdata, an edition)."""
+    rows = "".join(
+        f'<li class="entry article" id="journals/test/Rec{i}" itemscope '
+        f'itemtype="http://schema.org/ScholarlyArticle"><nav class="publ"><ul><li class="drop-down">'
+        f'<div class="body"><ul><li class="ee"><a href="https://doi.org/10.1000/test.{i}" '
+        f'itemprop="url">electronic edition via DOI</a></li></ul></div></li></ul></nav>'
+        f'<cite class="data" itemprop="headline"><span itemprop="author" itemscope '
+        f'itemtype="http://schema.org/Person"><span itemprop="name">Ada Lovelace</span></span>:<br/> '
+        f'<span class="title" itemprop="name">Record number {i}.</span> '
+        f'<span itemprop="isPartOf" itemscope><span itemprop="name">J. Test</span></span> '
+        f'<span itemprop="datePublished">2020</span></cite></li>' for i in range(n))
+    return (f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>dblp: Ada Lovelace</title>'
+            f'</head><body><h1>Ada Lovelace</h1><ul class="publ-list">{rows}</ul></body></html>')
+
+
+def test_a_listing_longer_than_one_lookup_answers_is_asked_in_as_many_as_it_takes(listing):
+    context, sw, server = listing
+    status, body = server.call("POST", "/api/papers", {
+        "url": "https://doi.org/10.1000/test.1100", "title": "Record number 1100"})
+    assert status in (200, 201), body
+    html = dblp_records(1200)
+    context.route("https://dblp.org/pid/00/0000.html", lambda route: route.fulfill(
+        status=200, content_type="text/html; charset=utf-8", body=html))
+    sw.evaluate(COUNT_LOOKUPS)
+    page = context.new_page()
+    page.goto("https://dblp.org/pid/00/0000.html")
+    marked(page, 1200)
+    page.wait_for_selector('[data-papershelf-paper="https://doi.org/10.1000/test.1100"] '
+                           '[data-papershelf-action="save"][aria-pressed="true"]')
+    page.wait_for_timeout(300)
+    assert sorted(sw.evaluate("() => lookupCalls")) == [200, 1000]
+    assert saved_keys_shown(page) == ["https://doi.org/10.1000/test.1100"]
