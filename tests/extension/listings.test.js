@@ -7,7 +7,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { htmlDocument, PAGES } from "./helpers.js";
 import { LISTING_ADAPTERS, LISTING_HOSTS, entryIdentities, listingAdapterFor, listingEntries } from "../../extension/lib/adapters/listings/index.js";
-import { describePaper, findPaperElements, paperFields, toSavePayload } from "../../extension/lib/adapters.js";
+// The adapter registry: lib/adapters/index.js, or, before the adapters moved into their folder,
+// lib/adapters.js.
+const { describePaper, findPaperElements, paperFields, toSavePayload } = await import("../../extension/lib/adapters/index.js")
+  .catch(() => import("../../extension/lib/adapters.js"));
 import { paperKey } from "../../extension/lib/ids.js";
 
 const DIR = path.join(PAGES, "listings");
