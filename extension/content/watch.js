@@ -7,6 +7,7 @@
 
 import { findPaperElements } from "../lib/adapters.js";
 import { paperKey } from "../lib/ids.js";
+import { LIMITS } from "../lib/limits.js";
 import { MessageType } from "../lib/messages.js";
 import { HIGHLIGHT_ATTR, UI_ATTR } from "./dom.js";
 import { request } from "./messaging.js";
@@ -77,8 +78,15 @@ function showLookup(keys, result) {
 }
 
 /** One call marks every paper of `keys` that is already saved, and paints its highlights (the
- * PDF reader's one paper too). */
+ * PDF reader's one paper too). A listing of more papers than a lookup answers (a DBLP person page
+ * of 1,500 records) is asked in as many calls as it takes. */
 export async function lookup(keys) {
+  if (keys.length > LIMITS.lookup) {
+    const calls = [];
+    for (let i = 0; i < keys.length; i += LIMITS.lookup) calls.push(lookup(keys.slice(i, i + LIMITS.lookup)));
+    await Promise.all(calls);
+    return;
+  }
   if (!keys.length) return;
   keys.forEach((k) => state.lookedUp.add(k));
   let result;

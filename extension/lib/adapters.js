@@ -20,6 +20,7 @@
 
 import { arxivAbsUrl, normalizeUrl, parseArxivId } from "./ids.js";
 import { fieldText, normalizeText } from "./anchoring.js";
+import { describeListed, listingEntries } from "./adapters/listings/index.js";
 
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 const DATE_TEXT = /^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]* (\d{1,2}), (\d{4})$/;
@@ -71,6 +72,8 @@ function paperLinkId(a, base) {
  * it only reads the DOM.
  */
 export function findPaperElements(doc) {
+  const listed = listingEntries(doc); // the named listing sites (adapters/listings/)
+  if (listed) return listed;
   const loc = locationOf(doc);
   const host = loc.hostname.replace(/^www\./, "");
   if (host === "arxiv.org" && loc.pathname.startsWith("/list/")) return arxivListEntries(doc);
@@ -568,7 +571,8 @@ function describeArxivList(entry) {
  */
 export function describePaper(entry, doc = entry.element.ownerDocument) {
   let d;
-  if (entry.kind === "jsonld") d = describeJsonLd(entry);
+  if (entry.kind === "listing") d = describeListed(entry);
+  else if (entry.kind === "jsonld") d = describeJsonLd(entry);
   else if (entry.kind === "meta") d = describeMeta(entry, doc);
   else if (entry.kind === "arxiv-list") d = describeArxivList(entry);
   else if (entry.kind === "arxiv-html") d = describeArxivHtml(entry);
@@ -584,6 +588,7 @@ export function describePaper(entry, doc = entry.element.ownerDocument) {
 
 /** Just the elements of an entry's fields ({title, abstract}), for anchoring highlights. */
 export function paperFields(entry, doc = entry.element.ownerDocument) {
+  if (entry.kind === "listing") return entry.fields;
   if (entry.kind === "alphaxiv-listing") {
     const { titleEl, abstractEl } = linkedFields(entry, doc);
     return { title: titleEl || null, abstract: abstractEl };
@@ -610,6 +615,7 @@ export function toSavePayload(paper, sourceUrl) {
   body.authors_more = paper.authors_more || 0;
   body.abstract = paper.abstract || "";
   if (paper.published) body.published = paper.published;
+  for (const k of ["journal", "booktitle", "pages"]) if (paper[k]) body[k] = paper[k];
   body.affiliations = paper.affiliations || [];
   body.topics = paper.topics || [];
   if (sourceUrl) body.source_url = sourceUrl;

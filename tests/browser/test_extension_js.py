@@ -57,8 +57,16 @@ def test_manifest_declares_the_contract(name):
     assert set(m["host_permissions"]) == {"http://127.0.0.1/*", "http://localhost/*",
                                           "https://arxiv.org/*", "https://export.arxiv.org/*"}
     assert "declarativeNetRequestWithHostAccess" in m["permissions"]
-    assert set(m["content_scripts"][0]["matches"]) == {
-        "https://www.alphaxiv.org/*", "https://alphaxiv.org/*",
-        "https://arxiv.org/abs/*", "https://arxiv.org/list/*", "https://arxiv.org/html/*"}
+    matches = set(m["content_scripts"][0]["matches"])
+    assert {"https://www.alphaxiv.org/*", "https://alphaxiv.org/*", "https://arxiv.org/abs/*",
+            "https://arxiv.org/list/*", "https://arxiv.org/html/*"} <= matches
+    # Beyond those, only the named listing sites' listing pages (lib/adapters/listings/).
+    listing_hosts = {"scholar.google.com", "scholar.google.co.uk", "scholar.google.de",
+                     "scholar.google.fr", "scholar.google.co.jp", "scholar.google.ca",
+                     "www.semanticscholar.org", "openreview.net", "dblp.org", "dblp.uni-trier.de",
+                     "aclanthology.org", "proceedings.mlr.press", "papers.nips.cc",
+                     "proceedings.neurips.cc", "openaccess.thecvf.com", "huggingface.co",
+                     "arxiv.org", "pubmed.ncbi.nlm.nih.gov", "www.alphaxiv.org", "alphaxiv.org"}
+    assert all(p.startswith("https://") and p.split("/")[2] in listing_hosts for p in matches)
     key = m["commands"]["save-focused-paper"]["suggested_key"]["default"]
     assert "+" in key and key.split("+")[0] in {"Alt", "Ctrl", "Command", "MacCtrl"}

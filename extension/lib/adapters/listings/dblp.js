@@ -1,0 +1,69 @@
+/**
+ * DBLP person pages (dblp.org/pid/…) and venue pages (dblp.org/db/conf/…, /db/journals/…). An
+ * entry is a record the page marks with its dblp key (`id="conf/cvpr/HeZRS16"`) and schema.org
+ * microdata: the title (`itemprop=name` outside the authors), the authors, the venue
+ * (`isPartOf`), the year (`datePublished`), and the electronic editions (`itemprop=url` links:
+ * doi.org gives the DOI, arxiv.org the arXiv id). Without an edition the record's dblp page is its
+ * address.
+ */
+
+import { absoluteHref, clean, doiOfUrl, linksIn, textOf, unique } from "./common.js";
+import { parseArxivId } from "../../ids.js";
+
+const DBLP_KEY = /^(?:conf|journals|books|series|reference|phd|tr|informal|persons|homepages|www)\/[\w.-]+\/[\w.-]+$/;
+
+function authorName(el) {
+  return clean(el.getAttribute("title") || textOf(el)).replace(/\s+\d{4}$/, "");
+}
+
+export const dblp = {
+  name: "dblp",
+  hosts: ["dblp.org", "dblp.uni-trier.de"],
+  match: (url) => /^\/(?:pid|pers|db)\//.test(url.pathname),
+  find(doc) {
+    const base = doc.location.href;
+    const out = [];
+    for (const element of doc.querySelectorAll("li[id]")) {
+      const key = element.getAttribute("id");
+      if (!DBLP_KEY.test(key) || !/ScholarlyArticle$/.test(element.getAttribute("itemtype") || "")) continue;
+      const headline = element.querySelector('[itemprop="headline"]') || element;
+      const titleEl = [...headline.querySelectorAll('[itemprop="name"]')].find((n) => !n.closest('[itemprop="author"], [itemprop="isPartOf"]'));
+      const title = textOf(titleEl).replace(/\.$/, "");
+      if (!title) continue;
+      const authors = unique([...headline.querySelectorAll('[itemprop="author"] [itemprop="name"]')].map(authorName));
+      const partOf = headline.querySelector('[itemprop="isPartOf"] [itemprop="name"]');
+      const date = headline.querySelector('[itemprop="datePublished"]');
+      const type = element.querySelector('link[itemprop="additionalType"]');
+      const kind = type && /#(?:Inproceedings|Incollection)/i.test(type.getAttribute("href") || "") ? "booktitle" : "journal";
+      const editions = linksIn(element, 'a[itemprop="url"][href]')
+        .filter((a) => !a.closest('[itemprop="author"]'))
+        .map((a) => absoluteHref(a, base))
+        .filter(Boolean);
+      let doi = null;
+      let arxivId = null;
+      for (const href of editions) {
+        doi = doi || doiOfUrl(href);
+        const parsed = /arxiv\.org\/abs\//i.test(href) ? parseArxivId(href) : null;
+        arxivId = arxivId || (parsed && parsed.id);
+      }
+      const url = doi ? `https://doi.org/${doi}` : editions[0] || `https://dblp.org/rec/${key}`;
+      out.push({
+        element,
+        paper: {
+          title,
+          authors,
+          url,
+          doi,
+          arxivId,
+          venue: partOf ? textOf(partOf) : null,
+          venueKind: kind,
+          year: date ? textOf(date) : null,
+          siteId: null,
+          dblpKey: key,
+        },
+        fields: { title: titleEl, abstract: null },
+      });
+    }
+    return out;
+  },
+};
