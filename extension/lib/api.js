@@ -13,6 +13,12 @@ export function normalizeServerUrl(url) {
   return text.replace(/\/+$/, "").replace(/\/api$/, "");
 }
 
+/** The library's page on the server `serverUrl`: the list, or the paper `paperId`'s own page. */
+export function libraryUrl(serverUrl, paperId = null) {
+  const base = normalizeServerUrl(serverUrl);
+  return paperId == null ? `${base}/` : `${base}/papers/${encodeURIComponent(paperId)}`;
+}
+
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
 /** Is `url` a server on this machine? */
