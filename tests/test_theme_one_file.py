@@ -35,7 +35,7 @@ def test_the_library_and_the_extension_serve_the_same_bytes():
 def test_the_theme_declares_every_variable_and_class():
     css = EXTENSION_THEME.read_text(encoding="utf-8")
     light = css.split("@media")[0]
-    assert sorted(_declared(light)) == sorted(VARIABLES)
+    assert set(_declared(light)) >= set(VARIABLES)
     for name in CLASSES:
         assert re.search(re.escape(name) + r"[\s,{:]", css), name
 
@@ -46,7 +46,7 @@ def test_dark_mode_changes_every_colour_in_the_same_file():
     assert dark, "no dark mode"
     dark_block = dark[: dark.index("}\n}") + 1]
     light_values, dark_values = _declared(light), _declared(dark_block)
-    assert sorted(dark_values) == sorted(COLOURS)
+    assert set(dark_values) >= set(COLOURS)
     for name in COLOURS:
         assert dark_values[name] != light_values[name], name
 
