@@ -5,7 +5,7 @@
 
 import { renderMarkdown } from "./markdown.js";
 
-const FORMS = 'form[data-form="note"], form[data-form="note-edit"]';
+const AREAS = 'form[data-form="note"] textarea[name="body"], form[data-form="note-edit"] textarea[name="body"]';
 
 function previewOf(area) {
   let box = area.parentElement.querySelector(":scope > [data-note-preview]");
@@ -21,7 +21,7 @@ function previewOf(area) {
 }
 
 document.addEventListener("input", (event) => {
-  const area = event.target.closest && event.target.closest(`${FORMS} textarea[name="body"]`);
+  const area = event.target.closest && event.target.closest(AREAS);
   if (!area) return;
   const box = previewOf(area);
   box.hidden = !area.value.trim();
