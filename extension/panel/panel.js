@@ -156,6 +156,8 @@ function noteItem(note) {
   const li = el("li", { "data-papershelf-note": note.id });
   const body = el("div", { "data-papershelf-note-body": "", class: "markdown" });
   body.append(renderMarkdown(note.body)); // the library's allowlist: no script, no image, http(s) links only
+  // A link opens in a new tab: the panel's frame stays the panel.
+  for (const a of body.querySelectorAll("a[href]")) a.target = "_blank";
   li.append(body);
   if (note.queued) {
     li.append(el("div", { class: "waiting" }, "Waiting for the server: it will be sent when it is back."));

@@ -161,6 +161,7 @@ def test_notes_are_rendered_as_markdown_and_a_hostile_one_runs_nothing(connected
     link = body.locator("a", has_text="the code")
     assert link.get_attribute("href") == "https://github.com/example/repo"
     assert link.get_attribute("rel") == "noopener noreferrer nofollow"
+    assert link.get_attribute("target") == "_blank"  # the panel's frame stays the panel
     # the javascript: link is no link, the raw HTML is text, the image is no image
     text = body.inner_text()
     assert body.locator("a", has_text="click me").count() == 0
