@@ -377,10 +377,7 @@ export async function panelSave({ tags, groups }, sender) {
   }
   if (!binding.paper) throw invalid("The page gave nothing to save for this paper.");
   const r = await sendOrQueue(ItemKind.SAVE, { paper: { ...binding.paper, ...wanted } }, saveDedupeKey(binding.key));
-  if (r.status === "queued") {
-    tellPage(tabId, binding.pageFrameId, MessageType.PAPER_UPDATE, { key: binding.key, patch: { status: "queued" } });
-    return { status: "queued" };
-  }
+  if (r.status === "queued") return { status: "queued" }; // the page's bar learns it once sent (refreshPages)
   await updatePanel(tabId, binding, (panel) => ({ ...panel, paper_id: r.paper.id }));
   tellPage(tabId, binding.pageFrameId, MessageType.PAPER_UPDATE, {
     key: binding.key,

@@ -104,6 +104,30 @@ def test_a_tag_the_server_refuses_is_said_and_nothing_is_saved(connected):
     assert server.papers() == []
 
 
+def test_a_save_with_tags_while_the_server_is_down_waits_and_arrives_with_them(connected):
+    context, sw, server = connected
+    status, lab = server.call("POST", "/api/groups", {"name": "Lab"})
+    assert status == 201
+    target = PAPERS[3]
+    page = _topic_page(context)
+    frame = open_notes(page, target["arxiv_id"])
+    frame.locator('[data-papershelf-group="Lab"]').wait_for()
+    server.stop()
+    frame.locator("[data-papershelf-tags]").fill("offline, to read later")
+    frame.locator('[data-papershelf-group="Lab"]').check()
+    frame.locator(SAVE).click()
+    frame.locator("#save-msg", has_text="Queued: it will be saved when the server is back.").wait_for()
+    assert sw.evaluate("async () => (await chrome.storage.local.get('outbox')).outbox.length") == 1
+    server.start()
+    sw.evaluate("() => papershelf.flush({force: true})")  # what the alarm does
+    wait_saved(page, target["arxiv_id"])  # sent: the page looks again and its bar says Saved
+    (saved,) = server.papers()
+    assert saved["arxiv_id"] == target["arxiv_id"]
+    assert saved["tags"] == ["offline", "to read later"]
+    status, groups = server.call("GET", f"/api/papers/{saved['id']}/groups")
+    assert [g["id"] for g in groups["items"]] == [lab["id"]]
+
+
 def test_reading_state_and_star_are_set_from_the_panel(connected):
     context, _sw, server = connected
     if not _server_keeps_reading_state(server):
