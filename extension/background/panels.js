@@ -15,11 +15,13 @@
  * chrome.storage.session, so that a stopped worker keeps it.
  */
 
+import { libraryUrl } from "../lib/api.js";
+import { LIMITS } from "../lib/limits.js";
 import { MessageType } from "../lib/messages.js";
 import { queuedId } from "../lib/outbox.js";
 import { PDF_FIELD, READER_PATH, arxivPaperOfPdf, fileFromSearch, pdfUrlOf, readerUrl } from "../lib/pdf.js";
-import { ItemKind, client, deleteNote, exportLibrary, getPaper, lookupPage, updateHighlight, updateNote } from "./sender.js";
-import { outbox, sendOrQueue } from "./outbox.js";
+import { ItemKind, client, deleteNote, exportLibrary, getPaper, lookupPage, settings, updateHighlight, updateNote } from "./sender.js";
+import { outbox, saveDedupeKey, sendOrQueue } from "./outbox.js";
 import { ringPanels, tellPage } from "./notify.js";
 import { sessionStore } from "./storage.js";
 
@@ -201,6 +203,7 @@ export async function panelState(_payload, sender) {
     server = lastSeen.get(binding.key) || null;
   }
   if (server && server.id != null) view.paper_id = server.id;
+  view.library_url = view.paper_id ? libraryUrl((await settings()).serverUrl, view.paper_id) : null;
   const orphans = new Set(binding.orphans);
   if (server) {
     view.citation_key = server.citation_key || null;
@@ -289,6 +292,117 @@ export async function paperBibtex(_payload, sender) {
   if (!binding.paper_id) throw Object.assign(new Error("Save the paper first."), { code: "not_saved" });
   const { text } = await exportLibrary("bibtex", { ids: [binding.paper_id] });
   return { text };
+}
+
+// ---- tags, groups, reading state and star of the panel's paper
+
+/** What a paper's reading state may be (the server's rule). */
+export const READING_STATES = Object.freeze(["unread", "to_read", "reading", "read"]);
+const RECENT_TAGS_MAX = 8;
+const RECENT_FROM = 50; // papers: the newest saved, whose tags are the ones used last
+
+/** The tags of `papers` (newest first), the ones used last first, each once (case aside). */
+export function recentTags(papers, max = RECENT_TAGS_MAX) {
+  const seen = new Map();
+  for (const p of papers || []) {
+    for (const t of (p && p.tags) || []) {
+      const k = String(t).toLowerCase();
+      if (!seen.has(k)) seen.set(k, String(t));
+      if (seen.size >= max) return [...seen.values()];
+    }
+  }
+  return [...seen.values()];
+}
+
+function invalid(message) {
+  return Object.assign(new Error(message), { code: "invalid" });
+}
+
+/** Tags as the user typed them: trimmed, blanks dropped, each once (case aside), within the limits. */
+export function cleanTags(tags) {
+  if (!Array.isArray(tags)) throw invalid("Tags are a list.");
+  const out = new Map();
+  for (const t of tags) {
+    if (typeof t !== "string") throw invalid("A tag is text.");
+    const tag = t.replace(/\s+/g, " ").trim();
+    if (!tag) continue;
+    if (tag.length > LIMITS.tag) throw invalid(`A tag is at most ${LIMITS.tag} characters: “${tag.slice(0, 40)}…”.`);
+    if (!out.has(tag.toLowerCase())) out.set(tag.toLowerCase(), tag);
+  }
+  if (out.size > LIMITS.tags) throw invalid(`At most ${LIMITS.tags} tags on a paper.`);
+  return [...out.values()];
+}
+
+function cleanGroups(groups) {
+  if (!Array.isArray(groups) || !groups.every((g) => Number.isSafeInteger(g) && g > 0)) throw invalid("Groups are a list of group ids.");
+  return [...new Set(groups)];
+}
+
+/** What the panel offers for its paper: the tags used last, the user's groups, and the paper's
+ * own tags, groups, reading state and star once it is saved; with the library's address. */
+export async function panelChoices(_payload, sender) {
+  const binding = await boundTo(sender);
+  const api = await client();
+  const { serverUrl } = await settings();
+  const [page, mine] = await Promise.all([api.listPapers({ limit: RECENT_FROM }), api.listGroups()]);
+  let paper = null;
+  if (binding.paper_id) {
+    const [p, shared] = await Promise.all([api.getPaper(binding.paper_id), api.paperGroups(binding.paper_id)]);
+    paper = {
+      id: p.id,
+      tags: p.tags || [],
+      groups: (shared.items || []).map((g) => g.id),
+      reading_state: p.reading_state ?? null,
+      starred: p.starred ?? null,
+    };
+  }
+  return {
+    recent_tags: recentTags(page.items),
+    groups: (mine.items || []).map((g) => ({ id: g.id, name: g.name })),
+    paper,
+    library_url: libraryUrl(serverUrl, paper ? paper.id : null),
+  };
+}
+
+/** Save the panel's paper with these tags and groups; when it is saved already, they become its
+ * tags and the groups it is shared to. The page's bar is told it is saved (no tag in it). */
+export async function panelSave({ tags, groups }, sender) {
+  const binding = await boundTo(sender);
+  const wanted = { tags: cleanTags(tags ?? []), groups: cleanGroups(groups ?? []) };
+  const tabId = sender.tab.id;
+  if (binding.paper_id) {
+    const p = await (await client()).patchPaper(binding.paper_id, wanted);
+    ringPanels(tabId, binding.frameId);
+    return { status: "sent", paper_id: p.id, tags: p.tags || [] };
+  }
+  if (!binding.paper) throw invalid("The page gave nothing to save for this paper.");
+  const r = await sendOrQueue(ItemKind.SAVE, { paper: { ...binding.paper, ...wanted } }, saveDedupeKey(binding.key));
+  if (r.status === "queued") return { status: "queued" }; // the page's bar learns it once sent (refreshPages)
+  await updatePanel(tabId, binding, (panel) => ({ ...panel, paper_id: r.paper.id }));
+  tellPage(tabId, binding.pageFrameId, MessageType.PAPER_UPDATE, {
+    key: binding.key,
+    patch: { status: "saved", paper_id: r.paper.id, citation_key: r.paper.citation_key },
+  });
+  ringPanels(tabId, binding.frameId);
+  return { status: "sent", paper_id: r.paper.id, tags: r.paper.tags || [] };
+}
+
+/** The reading state and star of the panel's saved paper. */
+export async function panelPatch({ reading_state, starred }, sender) {
+  const binding = await boundTo(sender);
+  if (!binding.paper_id) throw Object.assign(new Error("Save the paper first."), { code: "not_saved" });
+  const body = {};
+  if (reading_state !== undefined) {
+    if (!READING_STATES.includes(reading_state)) throw invalid(`A reading state is one of ${READING_STATES.join(", ")}.`);
+    body.reading_state = reading_state;
+  }
+  if (starred !== undefined) {
+    if (typeof starred !== "boolean") throw invalid("The star is on or off.");
+    body.starred = starred;
+  }
+  if (!Object.keys(body).length) throw invalid("Nothing to change.");
+  const p = await (await client()).patchPaper(binding.paper_id, body);
+  return { reading_state: p.reading_state ?? null, starred: p.starred ?? null };
 }
 
 /** A tab was closed: forget its panel. */

@@ -18,6 +18,9 @@ import {
   claimPanel,
   closePanel,
   openPanel,
+  panelChoices,
+  panelPatch,
+  panelSave,
   panelState,
   panelTicket,
   paperBibtex,
@@ -70,6 +73,9 @@ export const handlers = {
   [MessageType.DELETE_NOTE]: removeNote,
   [MessageType.UPDATE_HIGHLIGHT]: changeComment,
   [MessageType.BIBTEX]: paperBibtex,
+  [MessageType.PANEL_CHOICES]: panelChoices,
+  [MessageType.PANEL_SAVE]: panelSave,
+  [MessageType.PANEL_PATCH]: panelPatch,
   async [MessageType.STATUS]() {
     const s = await settings();
     return { configured: Boolean(s.token), serverUrl: s.serverUrl, recent: await recentSaves(), ...(await describeOutbox()) };

@@ -13,6 +13,12 @@ export function normalizeServerUrl(url) {
   return text.replace(/\/+$/, "").replace(/\/api$/, "");
 }
 
+/** The library's page on the server `serverUrl`: the list, or the paper `paperId`'s own page. */
+export function libraryUrl(serverUrl, paperId = null) {
+  const base = normalizeServerUrl(serverUrl);
+  return paperId == null ? `${base}/` : `${base}/papers/${encodeURIComponent(paperId)}`;
+}
+
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
 /** Is `url` a server on this machine? */
@@ -111,6 +117,11 @@ export function createClient({ serverUrl, token, fetch: fetchImpl = globalThis.f
     getPaper: (paperId) => request("GET", `/api/papers/${encodeURIComponent(paperId)}`),
     addHighlight: (paperId, body) => request("POST", `/api/papers/${encodeURIComponent(paperId)}/highlights`, { body }),
     updateHighlight: (id, body) => request("PATCH", `/api/highlights/${encodeURIComponent(id)}`, { body }),
+    patchPaper: (paperId, body) => request("PATCH", `/api/papers/${encodeURIComponent(paperId)}`, { body }),
+    /** The newest saved papers first (their tags: the ones used last). */
+    listPapers: ({ limit = 50 } = {}) => request("GET", `/api/papers?${new URLSearchParams({ limit: String(limit) })}`),
+    listGroups: () => request("GET", "/api/groups"),
+    paperGroups: (paperId) => request("GET", `/api/papers/${encodeURIComponent(paperId)}/groups`),
     /** The export as a file (a raw Response); `ids`: only those papers. */
     exportFile: (format = "bibtex", { ids } = {}) => {
       const query = new URLSearchParams({ format });

@@ -27,12 +27,15 @@ export const MessageType = Object.freeze({
   // The notes panel asks the worker, on its port; the worker answers the frame that claimed the
   // tab's ticket about the paper the content script opened, never another frame or paper.
   CLAIM_PANEL: "claim-panel", // {ticket} → {}: this frame is the tab's panel
-  PANEL_STATE: "panel-state", // {} → {frame, bound, key, title, paper_id, citation_key, notes, highlights, focus, error}
+  PANEL_STATE: "panel-state", // {} → {frame, bound, key, title, paper_id, citation_key, library_url, notes, highlights, focus, error}
   NOTE: "note", // {body} → {status, note | client_id}
   UPDATE_NOTE: "update-note", // {id, body} → the note
   DELETE_NOTE: "delete-note", // {id} → {}
   UPDATE_HIGHLIGHT: "update-highlight", // {id, comment} → the highlight
   BIBTEX: "bibtex", // {} → {text}: the BibTeX entry of the panel's paper
+  PANEL_CHOICES: "panel-choices", // {} → {recent_tags, groups, paper: {id, tags, groups, reading_state, starred} | null, library_url}
+  PANEL_SAVE: "panel-save", // {tags, groups} → {status, paper_id?}: save the panel's paper with them (saved already: set them)
+  PANEL_PATCH: "panel-patch", // {reading_state?, starred?} → {reading_state, starred}: the panel's saved paper
 
   // The popup asks the worker.
   STATUS: "status", // {} → {configured, serverUrl, recent, queued, failed}

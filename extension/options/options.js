@@ -17,8 +17,10 @@ const versionWarning = document.getElementById("version-warning");
 const EXTENSION_VERSION = chrome.runtime.getManifest().version;
 let checks = 0; // connection checks the user asked for
 
+/** The result line in the message style of its kind: success, error, or still working. */
 function show(kind, message) {
   result.dataset.kind = kind;
+  result.className = kind === "ok" ? "ps-msg-ok" : kind ? "ps-msg-err" : "ps-msg-progress";
   result.textContent = message;
 }
 

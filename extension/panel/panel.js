@@ -1,8 +1,10 @@
 /**
  * The notes panel: an extension page that our content script shows in an iframe at the side of
  * arXiv and alphaXiv pages. Everything the user writes about a paper lives here: its notes (add,
- * edit, delete with a confirm), its highlights with their comments (orphans listed apart), Copy
- * key and Copy BibTeX once it is saved. The host page cannot read this document (another origin)
+ * edit, delete with a confirm; shown as Markdown by the library's rules, lib/markdown.js), its
+ * highlights with their comments (orphans listed apart), its tags and the groups it is shared to
+ * (saving it with them, the tags used last one click away), its reading state and star, Copy key,
+ * Copy BibTeX and Open in library once it is saved. The host page cannot read this document (another origin)
  * and cannot drive it: the panel takes no window messages, and the worker answers it about the
  * paper its frame was bound to by the content script, and nothing else.
  *
@@ -14,6 +16,7 @@
  */
 
 import { LIMITS } from "../lib/limits.js";
+import { renderMarkdown } from "../lib/markdown.js";
 import { MessageType, PORT_NAME } from "../lib/messages.js";
 import { createPortClient } from "../lib/port.js";
 import { backgroundOf } from "../lib/palette.js";
@@ -40,6 +43,18 @@ const ui = {
   highlights: $("highlights"),
   orphansHeading: $("orphans-heading"),
   orphans: $("orphans"),
+  librarySection: $("library-section"),
+  controls: $("paper-controls"),
+  star: document.querySelector('[data-papershelf-action="star"]'),
+  readingState: $("reading-state"),
+  openLibrary: $("open-library"),
+  stateMsg: $("state-msg"),
+  tags: $("tags"),
+  recentTags: $("recent-tags"),
+  groupsBox: $("groups-box"),
+  groups: $("groups"),
+  savePaper: document.querySelector('[data-papershelf-action="save-paper"]'),
+  saveMsg: $("save-msg"),
 };
 
 /** This frame as the worker sees it ({tabId, frameId}); known after the first answer. */
@@ -126,6 +141,7 @@ function render(view) {
   if (!editing(ui.orphans)) redraw(ui.orphans, lost.map((h) => highlightItem(h, "data-papershelf-orphan")));
   ui.orphansHeading.hidden = lost.length === 0;
   ui.highlightsSection.hidden = highlights.length === 0;
+  renderLibrary(view, samePaper);
   if (!samePaper && view.bound) performance.mark(SHOWN_MARK);
   if (view.focus && view.focus.highlight) {
     const item = document.querySelector(`[data-papershelf-highlight-item="${CSS.escape(view.focus.highlight)}"], [data-papershelf-orphan="${CSS.escape(view.focus.highlight)}"]`);
@@ -138,14 +154,18 @@ function render(view) {
 
 function noteItem(note) {
   const li = el("li", { "data-papershelf-note": note.id });
-  li.append(el("div", { "data-papershelf-note-body": "" }, note.body));
+  const body = el("div", { "data-papershelf-note-body": "", class: "markdown" });
+  body.append(renderMarkdown(note.body)); // the library's allowlist: no script, no image, http(s) links only
+  // A link opens in a new tab: the panel's frame stays the panel.
+  for (const a of body.querySelectorAll("a[href]")) a.target = "_blank";
+  li.append(body);
   if (note.queued) {
     li.append(el("div", { class: "waiting" }, "Waiting for the server: it will be sent when it is back."));
     return li;
   }
   const row = el("div", { class: "row" });
-  const edit = el("button", { type: "button", [ACTION]: "edit-note", "aria-label": "Edit this note" }, "Edit");
-  const del = el("button", { type: "button", [ACTION]: "delete-note", "aria-label": "Delete this note" }, "Delete");
+  const edit = el("button", { type: "button", class: "ps-btn", [ACTION]: "edit-note", "aria-label": "Edit this note" }, "Edit");
+  const del = el("button", { type: "button", class: "ps-btn", [ACTION]: "delete-note", "aria-label": "Delete this note" }, "Delete");
   const msg = el("span", { class: "msg", role: "status" });
   row.append(edit, del, msg);
   li.append(row);
@@ -199,8 +219,8 @@ function editorKeys(area, save, leave) {
 function editNote(li, note) {
   const area = el("textarea", { rows: "4", "data-editing": "", "aria-label": "Edit note", maxlength: String(LIMITS.note) });
   area.value = note.body;
-  const save = el("button", { type: "button", class: "primary", [ACTION]: "update-note" }, "Save");
-  const cancel = el("button", { type: "button", [ACTION]: "cancel-edit" }, "Cancel");
+  const save = el("button", { type: "button", class: "ps-btn ps-btn-primary", [ACTION]: "update-note" }, "Save");
+  const cancel = el("button", { type: "button", class: "ps-btn", [ACTION]: "cancel-edit" }, "Cancel");
   const msg = el("span", { class: "msg", role: "status" });
   const row = el("div", { class: "row" });
   row.append(save, cancel, msg);
@@ -263,7 +283,7 @@ function highlightItem(h, attr) {
     return li;
   }
   const row = el("div", { class: "row" });
-  const edit = el("button", { type: "button", [ACTION]: "edit-comment" }, h.comment ? "Edit comment" : "Add comment");
+  const edit = el("button", { type: "button", class: "ps-btn", [ACTION]: "edit-comment" }, h.comment ? "Edit comment" : "Add comment");
   row.append(edit);
   li.append(row);
   edit.addEventListener("click", () => editComment(li, h, attr));
@@ -281,8 +301,8 @@ function editComment(li, h, attr) {
   const label = `Comment on “${h.exact.length > 60 ? `${h.exact.slice(0, 57)}…` : h.exact}”`;
   const area = el("textarea", { rows: "3", "data-editing": "", "data-papershelf-comment-input": "", "aria-label": label, maxlength: String(LIMITS.comment) });
   area.value = h.comment || "";
-  const save = el("button", { type: "button", class: "primary", [ACTION]: "save-comment" }, "Save comment");
-  const cancel = el("button", { type: "button", [ACTION]: "cancel-edit" }, "Cancel");
+  const save = el("button", { type: "button", class: "ps-btn ps-btn-primary", [ACTION]: "save-comment" }, "Save comment");
+  const cancel = el("button", { type: "button", class: "ps-btn", [ACTION]: "cancel-edit" }, "Cancel");
   const msg = el("span", { class: "msg", role: "status" });
   const row = el("div", { class: "row" });
   row.append(save, cancel, msg);
@@ -311,6 +331,168 @@ function editComment(li, h, attr) {
   });
   area.focus();
 }
+
+// ---- the paper in the library: tags and groups (on save), reading state, star, Open in library
+
+/** What the choices shown are for ("key|paper_id"), and whether the user changed the tags or
+ * groups since (then a fresh answer does not overwrite them). */
+let choicesFor = null;
+let choicesEdited = false;
+let choiceLoads = 0;
+
+function sayMsg(node, kind, text) {
+  node.className = `ps-msg-${kind}`;
+  node.textContent = text;
+}
+
+/** The tags in the box: split at commas, trimmed, each once. */
+function typedTags() {
+  const seen = new Map();
+  for (const t of ui.tags.value.split(",")) {
+    const tag = t.trim();
+    if (tag && !seen.has(tag.toLowerCase())) seen.set(tag.toLowerCase(), tag);
+  }
+  return [...seen.values()];
+}
+
+function chosenGroups() {
+  return [...ui.groups.querySelectorAll("input[type=checkbox]:checked")].map((c) => Number(c.value));
+}
+
+function renderLibrary(view, samePaper) {
+  ui.librarySection.hidden = !view.bound;
+  if (!view.bound) return;
+  ui.openLibrary.hidden = !view.library_url;
+  if (view.library_url) ui.openLibrary.href = view.library_url;
+  ui.savePaper.textContent = view.paper_id ? "Save tags and groups" : "Save to papershelf";
+  if (!samePaper) {
+    choicesEdited = false;
+    ui.tags.value = "";
+    sayMsg(ui.saveMsg, "progress", "");
+    say(ui.stateMsg, "");
+  }
+  const wanted = `${view.key}|${view.paper_id || ""}`;
+  if (wanted !== choicesFor) {
+    choicesFor = wanted;
+    loadChoices();
+  }
+}
+
+function showStar(on) {
+  ui.star.setAttribute("aria-pressed", on ? "true" : "false");
+  ui.star.textContent = on ? "★ Starred" : "☆ Star";
+}
+
+function recentChip(tag) {
+  const chip = el("button", { type: "button", class: "ps-btn chip", "data-papershelf-recent-tag": tag, "aria-pressed": "false" }, tag);
+  chip.addEventListener("click", () => {
+    const tags = typedTags();
+    const at = tags.findIndex((t) => t.toLowerCase() === tag.toLowerCase());
+    if (at >= 0) tags.splice(at, 1);
+    else tags.push(tag);
+    ui.tags.value = tags.join(", ");
+    choicesEdited = true;
+    markChips();
+  });
+  return chip;
+}
+
+/** A recent tag's chip is pressed while the tag is in the box. */
+function markChips() {
+  const tags = new Set(typedTags().map((t) => t.toLowerCase()));
+  for (const chip of ui.recentTags.querySelectorAll("[data-papershelf-recent-tag]")) {
+    chip.setAttribute("aria-pressed", tags.has(chip.dataset.papershelfRecentTag.toLowerCase()) ? "true" : "false");
+  }
+}
+
+async function loadChoices() {
+  const mine = ++choiceLoads;
+  let choices;
+  try {
+    choices = await request(MessageType.PANEL_CHOICES);
+  } catch (err) {
+    if (mine === choiceLoads) sayMsg(ui.saveMsg, "err", err.message);
+    return;
+  }
+  if (mine !== choiceLoads) return;
+  const paper = choices.paper;
+  const label = ui.recentTags.querySelector("#recent-tags-label");
+  ui.recentTags.replaceChildren(label, ...choices.recent_tags.map(recentChip));
+  ui.recentTags.hidden = choices.recent_tags.length === 0;
+  if (!choicesEdited) {
+    ui.tags.value = paper ? paper.tags.join(", ") : "";
+    ui.groups.replaceChildren(...choices.groups.map((g) => {
+      const box = el("input", { type: "checkbox", value: String(g.id), "data-papershelf-group": g.name });
+      box.checked = Boolean(paper && paper.groups.includes(g.id));
+      box.addEventListener("change", () => (choicesEdited = true));
+      const label = el("label", {});
+      label.append(box, document.createTextNode(g.name));
+      return label;
+    }));
+  }
+  ui.groupsBox.hidden = choices.groups.length === 0;
+  markChips();
+  // The reading state and the star, once the paper is saved on a server that keeps them.
+  const known = Boolean(paper && (paper.reading_state != null || paper.starred != null));
+  ui.controls.hidden = !known;
+  if (known) {
+    ui.readingState.value = paper.reading_state || "unread";
+    showStar(Boolean(paper.starred));
+  }
+}
+
+async function savePaper() {
+  ui.savePaper.disabled = true;
+  sayMsg(ui.saveMsg, "progress", "Saving…");
+  try {
+    const tags = typedTags();
+    const groups = chosenGroups();
+    const r = await request(MessageType.PANEL_SAVE, { tags, groups });
+    choicesEdited = false;
+    if (r.status === "queued") {
+      sayMsg(ui.saveMsg, "progress", "Queued: it will be saved when the server is back.");
+      return;
+    }
+    const names = groups.map((id) => ui.groups.querySelector(`input[value="${id}"]`).dataset.papershelfGroup);
+    const parts = [r.tags.length ? `tagged ${r.tags.join(", ")}` : "no tags", names.length ? `shared with ${names.join(", ")}` : "private"];
+    sayMsg(ui.saveMsg, "ok", `Saved: ${parts.join("; ")}.`);
+  } catch (err) {
+    sayMsg(ui.saveMsg, "err", err.message);
+  } finally {
+    ui.savePaper.disabled = false;
+  }
+}
+
+async function patchPaper(change, done) {
+  say(ui.stateMsg, "Saving…");
+  try {
+    const r = await request(MessageType.PANEL_PATCH, change);
+    showStar(Boolean(r.starred));
+    if (r.reading_state) ui.readingState.value = r.reading_state;
+    say(ui.stateMsg, done(r));
+  } catch (err) {
+    say(ui.stateMsg, err.message);
+  }
+}
+
+const STATE_NAMES = { unread: "Unread", to_read: "To read", reading: "Reading", read: "Read" };
+
+ui.tags.maxLength = LIMITS.tags * (LIMITS.tag + 2);
+ui.tags.addEventListener("input", () => {
+  choicesEdited = true;
+  markChips();
+});
+ui.tags.addEventListener("keydown", (ev) => {
+  if (ev.key === "Enter") savePaper();
+});
+ui.savePaper.addEventListener("click", savePaper);
+ui.star.addEventListener("click", () => {
+  const on = ui.star.getAttribute("aria-pressed") !== "true";
+  patchPaper({ starred: on }, (r) => (r.starred ? "Starred." : "Star removed."));
+});
+ui.readingState.addEventListener("change", () => {
+  patchPaper({ reading_state: ui.readingState.value }, (r) => `Marked ${STATE_NAMES[r.reading_state] || r.reading_state}.`);
+});
 
 // ---- Copy key, Copy BibTeX
 

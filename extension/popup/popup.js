@@ -1,7 +1,8 @@
-/** Popup: what waits in the outbox, recent saves, and the BibTeX export (fetched by the
- * background worker with the token, handed here as text, downloaded as a file); on a PDF tab,
- * "Open this PDF in the reader". */
+/** Popup: what waits in the outbox, recent saves (each a link to its page in the library), the
+ * library itself, and the BibTeX export (fetched by the background worker with the token, handed
+ * here as text, downloaded as a file); on a PDF tab, "Open this PDF in the reader". */
 
+import { libraryUrl } from "../lib/api.js";
 import { MessageType, resultOf } from "../lib/messages.js";
 import { isPdfTabUrl } from "../lib/pdf.js";
 
@@ -11,9 +12,30 @@ async function ask(type, payload = {}) {
   return resultOf(await chrome.runtime.sendMessage({ type, payload }), "no answer");
 }
 
-function item(title, meta) {
+/** Open `url` (the library) in a new tab and close the popup. */
+function openTab(url) {
+  chrome.tabs.create({ url });
+  window.close();
+}
+
+/** A link that opens in a new tab (one listener below): the library, or a paper's page in it. */
+function libraryLink(link, url) {
+  link.href = url;
+  link.setAttribute("data-papershelf-library-link", "");
+  return link;
+}
+
+document.addEventListener("click", (ev) => {
+  const link = ev.target.closest && ev.target.closest("a[data-papershelf-library-link]");
+  if (!link) return;
+  ev.preventDefault();
+  openTab(link.href);
+});
+
+function item(title, meta, href) {
   const li = document.createElement("li");
-  const t = document.createElement("div");
+  const t = href ? libraryLink(document.createElement("a"), href) : document.createElement("div");
+  if (href) t.title = "Open in library";
   t.textContent = title; // user and page text: always text
   li.append(t);
   if (meta) {
@@ -39,18 +61,29 @@ async function render() {
   $("queued").replaceChildren(...(queued.length || failed.length ? [...queued, ...failed] : [empty("Nothing waiting.")]));
   $("queued-count").textContent = s.queued.length ? `(${s.queued.length})` : "";
   $("retry").hidden = !s.queued.length;
-  const recent = s.recent.map((r) => item(r.title, [r.citation_key, r.arxiv_id, new Date(r.at).toLocaleString()].filter(Boolean).join(" · ")));
+  libraryLink($("open-library"), libraryUrl(s.serverUrl));
+  const recent = s.recent.map((r) => item(
+    r.title,
+    [r.citation_key, r.arxiv_id, new Date(r.at).toLocaleString()].filter(Boolean).join(" · "),
+    r.id != null ? libraryUrl(s.serverUrl, r.id) : null,
+  ));
   $("recent").replaceChildren(...(recent.length ? recent : [empty("No saves yet.")]));
 }
 
 /** Say `busy`, run `action`, then say what it returns or why it failed. */
 async function report(busy, action) {
-  $("msg").textContent = busy;
+  say("progress", busy);
   try {
-    $("msg").textContent = await action();
+    say("ok", await action());
   } catch (err) {
-    $("msg").textContent = err.message;
+    say("err", err.message);
   }
+}
+
+/** The message line, in the style of its kind: ok, err or progress. */
+function say(kind, text) {
+  $("msg").className = `ps-msg-${kind}`;
+  $("msg").textContent = text;
 }
 
 async function exportBibtex() {
@@ -101,6 +134,4 @@ chrome.tabs.query({ active: true, currentWindow: true }).then(([tab]) => {
     return "";
   }));
 }, () => {});
-render().catch((err) => {
-  $("msg").textContent = err.message;
-});
+render().catch((err) => say("err", err.message));

@@ -6,6 +6,7 @@
 // extension's own lib/anchoring.js (a link in the package; the wheel carries the file).
 
 import { describeRange } from "./anchoring.js";
+import "./note-preview.js";
 
 const PENDING_KEY = "papershelf.pendingDeletes";
 const body = document.body;
