@@ -24,6 +24,7 @@ import zlib
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
+from papershelf.domain.identifiers import arxiv_abs_url, arxiv_doi
 from papershelf.domain.latex import balanced, encode_latex, encode_raw, encode_title
 from papershelf.domain.names import bibtex_names
 
@@ -204,8 +205,8 @@ def entry_fields(
         if category:
             append(("eprintclass" if biblatex else "primaryClass",
                     "{" + encode_latex(category) + "}"))
-        append(("doi", "{" + _verbatim(doi) + "}" if doi else "{10.48550/arXiv." + arxiv_id + "}"))
-        append(("url", "{https://arxiv.org/abs/" + arxiv_id + "}"))
+        append(("doi", "{" + (_verbatim(doi) if doi else arxiv_doi(arxiv_id)) + "}"))
+        append(("url", "{" + arxiv_abs_url(arxiv_id) + "}"))
     else:
         if doi:
             append(("doi", "{" + _verbatim(doi) + "}"))
