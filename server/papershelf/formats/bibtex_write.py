@@ -27,6 +27,7 @@ from functools import lru_cache
 from papershelf.domain.identifiers import arxiv_abs_url, arxiv_doi
 from papershelf.domain.latex import balanced, encode_latex, encode_raw, encode_title
 from papershelf.domain.names import bibtex_names
+from papershelf.domain.validation import FIELD_NAME
 
 from . import annotation_text, journal_doi
 
@@ -101,7 +102,6 @@ SOURCES = {
 BIBLATEX_NAMES = {"journal": "journaltitle", "archiveprefix": "eprinttype",
                   "primaryclass": "eprintclass"}
 CANONICAL = {v: k for k, v in BIBLATEX_NAMES.items()}
-FIELD_NAME = re.compile(r"^[a-z][a-z0-9_:.+-]{0,63}$")
 
 
 def _normalized(value):
