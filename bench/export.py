@@ -29,7 +29,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
 from papershelf.domain.names import bibtex_name  # noqa: E402
 from papershelf.formats import annotation_text  # noqa: E402
-from papershelf.formats.bibtex_write import _keywords, entry_fields, write_bibtex  # noqa: E402
+from papershelf.formats.bibtex_write import (  # noqa: E402
+    _category,
+    _date_fields,
+    _keywords,
+    entry_fields,
+    write_bibtex,
+)
 
 WORDS = (
     "agent agents policy optimization reinforcement learning language model reward tool use "
@@ -146,8 +152,8 @@ def time_bibtexparser_encoding(records: list[dict]) -> float:
 def peak_memory(n: int) -> int:
     """Peak traced memory while streaming ``n`` generated papers through the writer to a sink
     (the writer's bounded caches emptied first, so that each run starts cold)."""
-    bibtex_name.cache_clear()
-    _keywords.cache_clear()
+    for cached in (bibtex_name, _keywords, _date_fields, _category):
+        cached.cache_clear()
     gc.collect()
     tracemalloc.start()
     for _chunk in write_bibtex(papers(n)):
