@@ -32,7 +32,7 @@ served at arxiv.org/pdf/<id>, opened in the extension's reader:
   papershelf:paint              anchor and paint the highlights of the pages shown, as they render
   (main-thread time for the pages shown, place + paint: bar ≤ 150 ms)
 
-Listing pages (product.md §12): 100 Google Scholar results (the saved results page of
+Listing pages: 100 Google Scholar results (the saved results page of
 tests/fixtures/pages/listings/, its 9 results with a title link copied under other addresses and
 clusters), 50 of them saved beforehand, served at scholar.google.com:
   papershelf:mark         find the 100 results and give each its controls
