@@ -8,16 +8,16 @@ The extension reports User Timing measures (named in extension/content/timing.js
   papershelf:mark         find the papers and add controls to every card (in the page, sync)
   papershelf:saved-shown  apply the one lookup answer: mark the saved ones "Saved"
   papershelf:paint        anchor and paint the highlights
-Bars (product.md §7): marking 600 cards ≤ 100 ms in the page; save → "Saved" p95 ≤ 50 ms
+Bars (the product's design): marking 600 cards ≤ 100 ms in the page; save → "Saved" p95 ≤ 50 ms
 (click to aria-pressed="true", through the background worker and the real server); opening the
-notes panel ≤ 100 ms p95 (issue 15: click on Note to the panel's note box focused and editable,
+notes panel ≤ 100 ms p95 (click on Note to the panel's note box focused and editable,
 in the extension's frame). Clicks are Playwright's, which are trusted input events as a user's
 are (the extension ignores a script's click()); each is timed from the click event's own
 timestamp. The panel's moment is read in its frame (another process) and put on the page's
 clock with the two clocks' measured offset. As a same-process reference, the page's own cost of
 a trivial pass over the same cards (querySelectorAll + one attribute each) is printed too.
 
-Full text (product.md §9): a 100,000-character paper in arXiv's HTML view (LaTeXML, made by
+Full text: a 100,000-character paper in arXiv's HTML view (LaTeXML, made by
 tests/fixtures/pages/build_arxiv_html.py) with 200 highlights in its body, saved beforehand:
   papershelf:mark     find the article and add its controls
   papershelf:paint    anchor the 200 highlights in the body's text and paint them (bar ≤ 150 ms),
@@ -25,14 +25,14 @@ tests/fixtures/pages/build_arxiv_html.py) with 200 highlights in its body, saved
                       some found by their quote or a fuzzy match, one paragraph gone)
   papershelf:toolbar  a selection's mouseup to the Highlight toolbar shown (bar ≤ 16 ms)
 
-PDF reader (product.md §14): a 30-page arXiv PDF made by pdfLaTeX (tests/fixtures/pdf/build_pdfs.py),
+PDF reader: a 30-page arXiv PDF made by pdfLaTeX (tests/fixtures/pdf/build_pdfs.py),
 served at arxiv.org/pdf/<id>, opened in the extension's reader:
   papershelf:reader-first-page  navigation start → the first page painted (bar ≤ 1 s)
   papershelf:reader-place       find the page of each of 200 saved highlights in the 30 pages' texts
   papershelf:paint              anchor and paint the highlights of the pages shown, as they render
   (main-thread time for the pages shown, place + paint: bar ≤ 150 ms)
 
-Listing pages (product.md §12): 100 Google Scholar results (the saved results page of
+Listing pages: 100 Google Scholar results (the saved results page of
 tests/fixtures/pages/listings/, its 9 results with a title link copied under other addresses and
 clusters), 50 of them saved beforehand, served at scholar.google.com:
   papershelf:mark         find the 100 results and give each its controls

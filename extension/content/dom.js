@@ -1,6 +1,6 @@
 /**
  * What the content roles share about the page's DOM: the attributes that mark our elements (the
- * hooks tests drive, product.md §5), el() to build an element (text only ever as
+ * hooks tests drive), el() to build an element (text only ever as
  * textContent, never parsed as HTML), styles for our open shadow roots, and keeping our keys
  * from the page's shortcuts.
  */

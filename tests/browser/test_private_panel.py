@@ -1,4 +1,4 @@
-"""Private by construction (product.md §5, "Private text stays out of the page"): a hostile page script
+"""Private by construction ("private text stays out of the page"): a hostile page script
 on an arXiv/alphaXiv page tries each way in, and achieves nothing and learns no note text.
 
 The hostile script is a page script (it runs in the page's own world, before the page's scripts, as

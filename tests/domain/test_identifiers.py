@@ -10,6 +10,7 @@ import pytest
 
 from papershelf.domain.identifiers import (
     arxiv_abs_url,
+    arxiv_doi,
     doi_without_prefix,
     find_arxiv_id,
     is_arxiv_doi,
@@ -129,3 +130,10 @@ def test_urls_follow_the_shared_vectors(case):
 @pytest.mark.parametrize("case", VECTORS["abs_urls"]["cases"], ids=lambda c: c["arxiv_id"])
 def test_abstract_pages_follow_the_shared_vectors(case):
     assert arxiv_abs_url(case["arxiv_id"]) == case["url"]
+
+
+@pytest.mark.parametrize("case", VECTORS["abs_urls"]["cases"], ids=lambda c: c["arxiv_id"])
+def test_the_arxiv_doi_follows_the_shared_vectors_and_is_known_back(case):
+    assert arxiv_doi(case["arxiv_id"]) == case["doi"]
+    assert is_arxiv_doi(case["doi"])
+    assert normalize_arxiv_id(case["doi"]) == (case["arxiv_id"], None)

@@ -87,6 +87,11 @@ PEOPLE = [
     ("José María Álvarez de la Fuente", "delafuente2024scaling",
      "de la Fuente, Jos{\\'e} Mar{\\'{i}}a {\\'A}lvarez"),
     ("ZHANG, Wei", "zhang2024scaling", "ZHANG, Wei"),  # Last, First: a person's
+    # a surname written in capitals after the given names is a surname, not an acronym
+    ("Wei ZHANG", "zhang2024scaling", "ZHANG, Wei"),
+    ("Kaiming HE", "he2024scaling", "HE, Kaiming"),
+    ("J. R. R. TOLKIEN", "tolkien2024scaling", "TOLKIEN, J. R. R."),
+    ("Jörg MÜLLER", "muller2024scaling", "M{\\\"U}LLER, J{\\\"o}rg"),
 ]
 ORGANISATIONS = [
     ("OpenAI", "openai2024scaling", "{OpenAI}"),
@@ -102,6 +107,11 @@ ORGANISATIONS = [
     ("Johnson & Johnson", "johnsonjohnson2024scaling", "{Johnson \\& Johnson}"),
     ("University of California, Berkeley", "universityofcaliforniaberkeley2024scaling",
      "{University of California, Berkeley}"),
+    ("DeepMind Technologies Ltd", "deepmindtechnologiesltd2024scaling",
+     "{DeepMind Technologies Ltd}"),
+    ("IBM Research", "ibmresearch2024scaling", "{IBM Research}"),
+    ("Baidu NLP", "baidunlp2024scaling", "{Baidu NLP}"),  # an acronym has no vowel, or none else
+    ("Mistral AI", "mistralai2024scaling", "{Mistral AI}"),
 ]
 
 

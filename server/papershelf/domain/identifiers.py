@@ -221,6 +221,11 @@ def arxiv_abs_url(arxiv_id: str) -> str:
     return f"https://arxiv.org/abs/{arxiv_id}"
 
 
+def arxiv_doi(arxiv_id: str) -> str:
+    """The DOI arXiv mints for a paper (``is_arxiv_doi`` knows it back)."""
+    return f"10.48550/arXiv.{arxiv_id}"
+
+
 def arxiv_pdf_url(arxiv_id: str) -> str:
     return f"https://arxiv.org/pdf/{arxiv_id}"
 

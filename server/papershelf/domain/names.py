@@ -22,6 +22,7 @@ exports (BibTeX, CSL-JSON, RIS) and the citation keys (``last_name``) all take t
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -48,6 +49,18 @@ def _acronym(word: str) -> bool:
     """An all-caps word of two letters or more: ``AI``, ``ATLAS``, ``LIGO``."""
     letters = [c for c in word if c.isalpha()]
     return len(letters) >= 2 and all(c.isupper() for c in letters)
+
+
+_VOWELS = frozenset("AEIOUY")
+
+
+def _capitals_surname(word: str) -> bool:
+    """A surname written in capitals, as many write theirs ("Wei ZHANG", "Kaiming HE"): letters
+    only, with a vowel and a consonant (an acronym such as ``AI``, ``NLP`` or ``ML`` lacks one)."""
+    if not word.isalpha():
+        return False
+    bases = {unicodedata.normalize("NFD", c)[0] for c in word}
+    return bool(bases & _VOWELS) and bool(bases - _VOWELS)
 class NameParts(NamedTuple):
     """A name's four parts, as text; a name that is one unit (an organisation, a braced name) has
     only ``last``."""
@@ -71,8 +84,9 @@ def is_organisation(name: str) -> bool:
     given name (``OpenAI``, ``DeepSeek-AI``); ``The …``; an ampersand; a word no person is named
     (``Collaboration``, ``University``, ``Team``, ``Inc.``: ``_ORG_WORDS``); or, in a name
     without a comma (``Last, First`` is a person's), an all-caps acronym (``Meta AI``) other than
-    a person's leading initials (``AJ Smith``). So "Meta Kowalski", "Ofir Press", "Apple Xu" and
-    "Li Ai" are people."""
+    a person's leading initials (``AJ Smith``) or a surname written in capitals after the given
+    names (``Wei ZHANG``: a final word with a vowel and a consonant, which ``AI`` or ``NLP`` is
+    not). So "Meta Kowalski", "Ofir Press", "Apple Xu", "Li Ai" and "Kaiming HE" are people."""
     words = name.translate(_ORG_PUNCT).split()
     if not words:
         return False
@@ -85,7 +99,10 @@ def is_organisation(name: str) -> bool:
     leading = 0  # initials before the surname ("AJ Smith", "J.R.R. Tolkien") are a person's
     while leading < len(words) - 1 and _INITIALS.match(words[leading]):
         leading += 1
-    return any(_acronym(w) for w in words[leading:])
+    named = words[leading:]
+    if _capitals_surname(words[-1]):
+        named = words[leading:-1]  # "Wei ZHANG": given names, then the surname in capitals
+    return any(_acronym(w) for w in named)
 
 
 # ---- case, as BibTeX sees it ---------------------------------------------------------------

@@ -53,13 +53,17 @@ LIMITS = {
     "lookup": LOOKUP_MAX, "query": QUERY_MAX, "user_name": USER_NAME_MAX,
 }
 OFFSET_MAX = 5_000_000  # a paper's full text, in UTF-16 units
-CITATION_KEY = re.compile(rf"^[A-Za-z0-9][A-Za-z0-9_:.\-+/]{{0,{CITATION_KEY_LEN - 1}}}$")
+CITATION_KEY = re.compile(rf"^[A-Za-z0-9][A-Za-z0-9_:.\-+/]{{0,{CITATION_KEY_LEN - 1}}}\Z")
 VENUE_MAX = 1000  # journal, booktitle, publisher
 NUMBER_MAX = 200  # volume, number, pages, edition
 EXTRA_FIELDS_MAX = 200
 EXTRA_VALUE_MAX = ABSTRACT_MAX
-ENTRY_TYPE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,31}$")
-EXTRA_FIELD_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_:.+-]{0,63}$")
+ENTRY_TYPE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,31}\Z")
+# A BibTeX field name as BibTeX reads one: a letter or "_" first (JabRef's "__markedentry"),
+# never a digit; as the store keeps it, lower-case (FIELD_NAME); as a file or the API gives it,
+# in any case (EXTRA_FIELD_NAME).
+FIELD_NAME = re.compile(r"^[a-z_][a-z0-9_:.+-]{0,63}\Z")
+EXTRA_FIELD_NAME = re.compile(FIELD_NAME.pattern, re.IGNORECASE)
 PRECISIONS = ("year", "month")
 _PARTIAL_DATE = re.compile(r"^\s*(\d{4})(?:-(\d{2}))?\s*$")
 
@@ -186,7 +190,7 @@ class PaperFieldsSchema(StrictSchema):
     editors = _str_list(AUTHORS_MAX, AUTHOR_LEN)
     extra = fields.Dict(
         keys=fields.String(validate=validate.Regexp(
-            EXTRA_FIELD_NAME, error="A field name: a letter, then up to 63 of A–Z a–z 0–9 _:.+-.")),
+            EXTRA_FIELD_NAME, error="A field name: a letter or _, then up to 63 of A–Z a–z 0–9 _:.+-.")),
         values=fields.String(validate=validate.Length(max=EXTRA_VALUE_MAX)),
         validate=validate.Length(max=EXTRA_FIELDS_MAX),
         metadata={"description": "other BibTeX fields, as written (exported back)"})

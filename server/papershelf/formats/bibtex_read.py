@@ -28,11 +28,11 @@ from papershelf.domain.identifiers import (
 from papershelf.domain.latex import balanced, decode_latex
 from papershelf.domain.names import parse_bibtex_names, split_at_depth0
 from papershelf.domain.record import new_record
+from papershelf.domain.validation import FIELD_NAME
 
 from . import FormatError
 from .bibtex_write import (
     CANONICAL,
-    FIELD_NAME,
     MONTHS,
     SOURCES,
     derived_type,

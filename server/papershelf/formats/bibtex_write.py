@@ -24,8 +24,10 @@ import zlib
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
+from papershelf.domain.identifiers import arxiv_abs_url, arxiv_doi
 from papershelf.domain.latex import balanced, encode_latex, encode_raw, encode_title
 from papershelf.domain.names import bibtex_names
+from papershelf.domain.validation import FIELD_NAME
 
 from . import annotation_text, journal_doi
 
@@ -100,7 +102,6 @@ SOURCES = {
 BIBLATEX_NAMES = {"journal": "journaltitle", "archiveprefix": "eprinttype",
                   "primaryclass": "eprintclass"}
 CANONICAL = {v: k for k, v in BIBLATEX_NAMES.items()}
-FIELD_NAME = re.compile(r"^[a-z][a-z0-9_:.+-]{0,63}$")
 
 
 def _normalized(value):
@@ -154,15 +155,19 @@ def _pages(pages: str, utf8: bool) -> str:
     return "--".join(encode_latex(part, utf8=utf8) for part in pages.split("\u2013"))
 
 
-def _date_fields(published: str, precision: str | None, biblatex: bool) -> list[tuple[str, str]]:
+@lru_cache(maxsize=1024)  # papers share their dates (and a library has few categories)
+def _date_fields(published: str, precision: str | None, biblatex: bool) -> tuple[tuple[str, str], ...]:
     if biblatex:
         size = {"year": 4, "month": 7}.get(precision or "", 10)
-        return [("date", "{" + published[:size] + "}")]
-    fields = [("year", "{" + published[:4] + "}")]
+        return (("date", "{" + published[:size] + "}"),)
+    year = ("year", "{" + published[:4] + "}")
     month = _MONTH_OF.get(published[5:7]) if precision != "year" else None
-    if month:
-        fields.append(("month", month))
-    return fields
+    return (year, ("month", month)) if month else (year,)
+
+
+@lru_cache(maxsize=256)
+def _category(category: str) -> str:
+    return "{" + encode_latex(category) + "}"
 
 
 def entry_fields(
@@ -202,10 +207,9 @@ def entry_fields(
         append(("eprinttype", "{arxiv}") if biblatex else ("archivePrefix", "{arXiv}"))
         category = get("primary_category")
         if category:
-            append(("eprintclass" if biblatex else "primaryClass",
-                    "{" + encode_latex(category) + "}"))
-        append(("doi", "{" + _verbatim(doi) + "}" if doi else "{10.48550/arXiv." + arxiv_id + "}"))
-        append(("url", "{https://arxiv.org/abs/" + arxiv_id + "}"))
+            append(("eprintclass" if biblatex else "primaryClass", _category(category)))
+        append(("doi", "{" + (_verbatim(doi) if doi else arxiv_doi(arxiv_id)) + "}"))
+        append(("url", "{" + arxiv_abs_url(arxiv_id) + "}"))
     else:
         if doi:
             append(("doi", "{" + _verbatim(doi) + "}"))
@@ -281,8 +285,8 @@ def _with_fields_as_written(record, fields, extra, verbatim, biblatex, abstract,
 
 def _entry(record: dict, **options) -> str:
     kind, key, fields = entry_fields(record, **options)
-    body = ",\n".join([f"  {name} = {value}" for name, value in fields])
-    return f"@{kind}{{{key},\n{body}\n}}\n"
+    body = ",\n  ".join([f"{name} = {value}" for name, value in fields])
+    return f"@{kind}{{{key},\n  {body}\n}}\n"
 
 
 def _check_options(notes_field: str, encoding: str) -> None:

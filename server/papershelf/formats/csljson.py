@@ -29,6 +29,8 @@ import re
 from collections.abc import Iterable, Iterator
 
 from papershelf.domain.identifiers import (
+    arxiv_abs_url,
+    arxiv_doi,
     find_arxiv_id,
     is_arxiv_doi,
     is_arxiv_url,
@@ -188,8 +190,8 @@ def csl_item(record: dict, *, abstract: bool = True) -> dict:
         if preprint:
             item["number"] = f"arXiv:{arxiv_id}"  # Zotero's "Archive ID" of a preprint
             item.setdefault("publisher", "arXiv")
-        item["URL"] = f"https://arxiv.org/abs/{arxiv_id}"
-        item["DOI"] = doi or f"10.48550/arXiv.{arxiv_id}"
+        item["URL"] = arxiv_abs_url(arxiv_id)
+        item["DOI"] = doi or arxiv_doi(arxiv_id)
     else:
         if doi or extra.get("doi"):  # (a DOI that is none, kept as the file wrote it)
             item["DOI"] = doi or decode_latex(extra["doi"])

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from papershelf.domain.identifiers import arxiv_abs_url, arxiv_doi
 from papershelf.domain.names import name_parts
 
 from . import highlight_line, highlights_in_order, is_journal_article, journal_doi, notes_in_order, venue
@@ -86,8 +87,7 @@ def _record(record: dict, abstract: bool) -> str:
     if arxiv_id:
         publisher = where.get("publisher") or (None if where.get("journal") else "arXiv")
         lines += [("PB", publisher or ""), ("M1", f"arXiv:{arxiv_id}"),
-                  ("DO", doi or f"10.48550/arXiv.{arxiv_id}"),
-                  ("UR", f"https://arxiv.org/abs/{arxiv_id}")]
+                  ("DO", doi or arxiv_doi(arxiv_id)), ("UR", arxiv_abs_url(arxiv_id))]
     else:
         if where.get("publisher"):
             lines.append(("PB", where["publisher"]))

@@ -7,7 +7,7 @@
  *
  * LISTING_ADAPTERS are those readers in the adapter registry's shape (the host in `match`, the
  * page side's entries of kind "listing" from `find`, with `describe` and `fields` for that kind).
- * LISTING_HOSTS are the named listing hosts: only there do marks go in the page's DOM (§5: a page
+ * LISTING_HOSTS are the named listing hosts: only there do marks go in the page's DOM (a page
  * elsewhere must not learn what is in the library). `listingEntries(doc)` gives a listing page's
  * entries, or null when no listing adapter reads the page. Pure DOM, no chrome.*.
  */
