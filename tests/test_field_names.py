@@ -47,8 +47,8 @@ JABREF = """% This file was created with JabRef 2.10.
     ("a" * 65, False), ("", False), ("naïve", False), ("x\n", False),
 ])
 def test_a_field_name_is_one_bibtex_reads(name, valid):
-    assert bool(EXTRA_FIELD_NAME.match(name)) is valid
-    assert bool(FIELD_NAME.match(name.lower())) is valid  # the store keeps it lower-case
+    assert bool(EXTRA_FIELD_NAME.fullmatch(name)) is valid
+    assert bool(FIELD_NAME.fullmatch(name.lower())) is valid  # the store keeps it lower-case
 
 
 def test_underscore_fields_are_read_into_extra_and_written_back():

@@ -53,17 +53,28 @@ LIMITS = {
     "lookup": LOOKUP_MAX, "query": QUERY_MAX, "user_name": USER_NAME_MAX,
 }
 OFFSET_MAX = 5_000_000  # a paper's full text, in UTF-16 units
-CITATION_KEY = re.compile(rf"^[A-Za-z0-9][A-Za-z0-9_:.\-+/]{{0,{CITATION_KEY_LEN - 1}}}\Z")
+CITATION_KEY = re.compile(rf"^[A-Za-z0-9][A-Za-z0-9_:.\-+/]{{0,{CITATION_KEY_LEN - 1}}}$")
 VENUE_MAX = 1000  # journal, booktitle, publisher
 NUMBER_MAX = 200  # volume, number, pages, edition
 EXTRA_FIELDS_MAX = 200
 EXTRA_VALUE_MAX = ABSTRACT_MAX
-ENTRY_TYPE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,31}\Z")
+ENTRY_TYPE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,31}$")
 # A BibTeX field name as BibTeX reads one: a letter or "_" first (JabRef's "__markedentry"),
 # never a digit; as the store keeps it, lower-case (FIELD_NAME); as a file or the API gives it,
 # in any case (EXTRA_FIELD_NAME).
-FIELD_NAME = re.compile(r"^[a-z_][a-z0-9_:.+-]{0,63}\Z")
+# Each pattern is written as JavaScript reads it too (the OpenAPI document carries it) and used
+# with fullmatch, so that a trailing newline never passes ("x\n" matches "^x$" in Python).
+FIELD_NAME = re.compile(r"^[a-z_][a-z0-9_:.+-]{0,63}$")
 EXTRA_FIELD_NAME = re.compile(FIELD_NAME.pattern, re.IGNORECASE)
+class _Whole(validate.Regexp):
+    """A Regexp validator that takes the whole string (fullmatch), as the patterns mean."""
+
+    def __call__(self, value):
+        if self.regex.fullmatch(value) is None:
+            raise ValidationError(self._format_error(value))
+        return value
+
+
 PRECISIONS = ("year", "month")
 _PARTIAL_DATE = re.compile(r"^\s*(\d{4})(?:-(\d{2}))?\s*$")
 
@@ -177,7 +188,7 @@ class PaperFieldsSchema(StrictSchema):
     categories = _str_list(50, 64)
     journal_ref = fields.String(allow_none=True, validate=validate.Length(max=1000))
     comments = fields.String(allow_none=True, validate=validate.Length(max=2000))
-    entry_type = fields.String(allow_none=True, validate=validate.Regexp(
+    entry_type = fields.String(allow_none=True, validate=_Whole(
         ENTRY_TYPE, error="A BibTeX entry type: a letter, then up to 31 of A–Z a–z 0–9 _ -."),
         metadata={"description": "the BibTeX entry type: article, inproceedings, book, …"})
     journal = _str(VENUE_MAX, allow_none=True)
@@ -189,7 +200,7 @@ class PaperFieldsSchema(StrictSchema):
     edition = _str(NUMBER_MAX, allow_none=True)
     editors = _str_list(AUTHORS_MAX, AUTHOR_LEN)
     extra = fields.Dict(
-        keys=fields.String(validate=validate.Regexp(
+        keys=fields.String(validate=_Whole(
             EXTRA_FIELD_NAME, error="A field name: a letter or _, then up to 63 of A–Z a–z 0–9 _:.+-.")),
         values=fields.String(validate=validate.Length(max=EXTRA_VALUE_MAX)),
         validate=validate.Length(max=EXTRA_FIELDS_MAX),
@@ -299,7 +310,7 @@ class PaperSaveSchema(PaperCreateSchema):
 
 class PaperPatchSchema(PaperFieldsSchema):
     groups = _group_ids("the groups the paper is shared to, all of them ([]: private)")
-    citation_key = fields.String(validate=validate.Regexp(
+    citation_key = fields.String(validate=_Whole(
         CITATION_KEY, error=f"A citation key is 1–{CITATION_KEY_LEN} of A–Z a–z 0–9 and _:.-+/ ."))
 
 

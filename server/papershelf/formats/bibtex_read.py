@@ -522,7 +522,7 @@ def _read_entry(block, strings: dict[str, str], index: int,
         except _TooLong:
             entry.problem(name[:64], f"longer than {MAX_VALUE:,} characters (dropped)")
             continue
-        if not FIELD_NAME.match(name):
+        if not FIELD_NAME.fullmatch(name):
             entry.problem(name[:64], "not a field name BibTeX reads (dropped)")
         elif name not in fields:
             fields[name] = value

@@ -276,7 +276,7 @@ def _with_fields_as_written(record, fields, extra, verbatim, biblatex, abstract,
                 written.add(canonical)
     for name, value in sorted(extra.items()):  # one order, whatever store or backup held them
         canonical = CANONICAL.get(name, name)
-        if canonical not in written and FIELD_NAME.match(name) and isinstance(value, str) \
+        if canonical not in written and FIELD_NAME.fullmatch(name) and isinstance(value, str) \
                 and name not in NOTES_FIELDS:  # (the entry's own note comes last, see above)
             out.append((name, "{" + _raw(value, utf8) + "}"))
             written.add(canonical)

@@ -40,6 +40,7 @@ from papershelf.domain.identifiers import (
 from papershelf.domain.latex import decode_latex, encode_latex
 from papershelf.domain.names import NameParts, display_name, name_parts
 from papershelf.domain.record import new_record
+from papershelf.domain.validation import ENTRY_TYPE
 
 from . import FormatError, annotation_text, is_journal_article, journal_doi, venue
 from .bibtex_write import fingerprint, kept_as_written
@@ -304,7 +305,7 @@ def _entry_type(kind: str | None) -> str | None:
     if not isinstance(kind, str) or not kind.strip():
         return None
     kind = kind.strip()
-    return ENTRY_TYPES.get(kind, kind if re.match(r"^[A-Za-z][A-Za-z0-9_-]{0,31}$", kind) else None)
+    return ENTRY_TYPES.get(kind, kind if ENTRY_TYPE.fullmatch(kind) else None)
 
 
 def _doi(value: str | None) -> str | None:

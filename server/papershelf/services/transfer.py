@@ -174,7 +174,7 @@ def _drop_invalid(data: dict, name: str, messages) -> None:
 def _free_key(user: User, key, paper: Paper) -> bool:
     """A valid citation key (never a URL, as Zotero's CSL-JSON ids are) that no other paper of
     the user's has, without regard to case."""
-    return (isinstance(key, str) and CITATION_KEY.match(key) is not None and "://" not in key
+    return (isinstance(key, str) and CITATION_KEY.fullmatch(key) is not None and "://" not in key
             and queries.citation_key_owner(user.id, key) in (None, paper.id))
 
 
@@ -235,7 +235,7 @@ def _valid_verbatim(verbatim) -> dict:
     if not isinstance(verbatim, dict):
         return {}
     return {k: list(v) for k, v in verbatim.items()
-            if isinstance(k, str) and EXTRA_FIELD_NAME.match(k)
+            if isinstance(k, str) and EXTRA_FIELD_NAME.fullmatch(k)
             and isinstance(v, (list, tuple)) and len(v) == 2
             and all(isinstance(x, str) for x in v) and len(v[0]) <= EXTRA_VALUE_MAX}
 
@@ -332,7 +332,7 @@ def _saved(run: _Import, incoming: _Incoming) -> tuple[Paper, bool]:
 def _free_key(user: User, key, paper: Paper) -> bool:
     """A valid citation key (never a URL, as Zotero's CSL-JSON ids are) that no other paper of
     the user's has, without regard to case."""
-    return (isinstance(key, str) and CITATION_KEY.match(key) is not None and "://" not in key
+    return (isinstance(key, str) and CITATION_KEY.fullmatch(key) is not None and "://" not in key
             and queries.citation_key_owner(user.id, key) in (None, paper.id))
 
 
@@ -347,7 +347,7 @@ def _keep_file_key(run: _Import, incoming: _Incoming, paper: Paper) -> bool:
         citekeys.taken_in_bulk(run.user.id, key)
         citekeys.pin(paper)
         return True
-    why = ("is another paper's (BibTeX ignores case)" if CITATION_KEY.match(key) and "://" not in key
+    why = ("is another paper's (BibTeX ignores case)" if CITATION_KEY.fullmatch(key) and "://" not in key
            else "is not a valid citation key")
     run.tell(incoming.index, incoming.record, f"the key {why}: imported as {paper.citation_key}",
              imported=True)
