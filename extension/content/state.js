@@ -6,7 +6,7 @@
  * onPaperChange listeners (main.js wires the paper bar to it): state knows nothing of rendering.
  */
 
-import { describePaper, paperFields, toSavePayload } from "../lib/adapters.js";
+import { describePaper, paperFields, toSavePayload } from "../lib/adapters/index.js";
 
 export const state = {
   /** key → {status: "saved"|"queued"|"saving"|"unsaved", paper_id, citation_key, note_count,

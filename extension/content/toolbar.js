@@ -9,7 +9,7 @@
  * is not the user).
  */
 
-import { sectionOf } from "../lib/adapters.js";
+import { sectionOf } from "../lib/adapters/index.js";
 import { describeRange, offsetsFromRange, textModel } from "../lib/anchoring.js";
 import { LIMITS } from "../lib/limits.js";
 import { MessageType } from "../lib/messages.js";

@@ -5,7 +5,7 @@
  * changes (a debounced MutationObserver, in-app navigation) schedule a refresh.
  */
 
-import { findPaperElements } from "../lib/adapters.js";
+import { findPaperElements } from "../lib/adapters/index.js";
 import { paperKey } from "../lib/ids.js";
 import { LIMITS } from "../lib/limits.js";
 import { MessageType } from "../lib/messages.js";
