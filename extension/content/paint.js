@@ -54,6 +54,7 @@ function paintField(fieldEl, highlights) {
 
 /** Paint the known highlights of `keys` in every element that shows them; note orphans. */
 export function paintAll(keys) {
+  if (state.private) return; // a private page is not shown what the library holds
   for (const key of keys) {
     const info = state.known.get(key);
     if (!info || !info.highlights || (!info.highlights.length && !state.paintedKeys.has(key))) continue;
@@ -136,6 +137,7 @@ export const SHARED_BY_ATTR = "data-papershelf-shared-by";
 /** Paint the highlights group members left on the papers of `keys` (the lookup's `shared`), in
  * a distinct style, marked with their author; they are read-only (no panel, no toolbar). */
 export function paintShared(keys) {
+  if (state.private) return;
   for (const key of keys) {
     const info = state.known.get(key);
     const entries = (info && info.shared) || [];

@@ -35,6 +35,10 @@ export const state = {
   /** In the PDF reader: {placeOf(highlight) → its page's text layer, "pending" or null (an
    * orphan)}, which paint.js asks for PDF highlights (reader/main.js sets it). */
   pdf: null,
+  /** A page outside alphaXiv, arXiv and the named listing sites: its DOM shows nothing of what
+   * the library holds (no saved state, counts or painted highlights), only what the person did
+   * here (a Save clicked on this page). */
+  private: false,
 };
 
 export function track(key, element) {
