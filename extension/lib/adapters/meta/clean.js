@@ -78,6 +78,26 @@ export function splitAuthorList(text) {
   return [t];
 }
 
+/** An abstract as a tag gives it: markup removed ("<h3>ABSTRACT</h3><p>…"), the heading word
+ * dropped, whitespace folded. */
+export function cleanAbstract(text) {
+  const t = squash(String(text ?? "").replace(/<[^>]*>/g, " "));
+  return t.replace(/^abstract\s*[:.\u2014-]?\s+/i, "");
+}
+
+/** The first of `dates` (cleaned), unless it is a placeholder January 1st and another date of
+ * the same year is more precise (bioRxiv writes citation_publication_date 2020/01/01). */
+export function bestDate(dates) {
+  const clean = dates.map(cleanDate).filter(Boolean);
+  if (!clean.length) return null;
+  const [first] = clean;
+  if (/-01-01$/.test(first)) {
+    const better = clean.find((d) => d.startsWith(first.slice(0, 4)) && d.length > 4 && !/-01-01$/.test(d));
+    if (better) return better;
+  }
+  return first;
+}
+
 const DOI_IN_TEXT = /\b(10\.\d{4,9}\/[^\s"'<>]+)/i;
 
 /** The DOI a string holds ("doi:10.1/x", "https://doi.org/10.1/X", "info:doi/10.1%2Fx",
@@ -104,7 +124,14 @@ const MONTH_NAMES = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "se
 export function cleanDate(text) {
   const t = squash(text);
   if (!t) return null;
-  let m = /^(\d{4})(?:[-/.](\d{1,2})(?:[-/.](\d{1,2}))?)?(?:[T\s]|$)/.exec(t);
+  let m = /^(\d{4})\s+([A-Za-z]{3,})\.?(?:\s+(\d{1,2}))?$/.exec(t); // PubMed's "2012 Nov 26"
+  if (m) {
+    const month = MONTH_NAMES.indexOf(m[2].slice(0, 3).toLowerCase()) + 1;
+    if (!month) return m[1];
+    const mm = String(month).padStart(2, "0");
+    return m[3] ? `${m[1]}-${mm}-${m[3].padStart(2, "0")}` : `${m[1]}-${mm}`;
+  }
+  m = /^(\d{4})(?:[-/.](\d{1,2})(?:[-/.](\d{1,2}))?)?(?:[T\s]|$)/.exec(t);
   if (m) {
     const [, y, mo, d] = m;
     if (!mo) return y;

@@ -4,7 +4,7 @@
  * a URL, an ISSN or a PII), or `DC.Identifier.DOI`.
  */
 
-import { cleanAuthors, cleanDate, doiOf, squash } from "./clean.js";
+import { cleanAuthors, cleanDate, doiOf, squash, cleanAbstract } from "./clean.js";
 
 function all(metas, ...names) {
   return names.flatMap((n) => metas.get(n) || []);
@@ -22,7 +22,7 @@ export function readDublinCore(doc, metas) {
     title,
     authors: cleanAuthors(people),
     published: cleanDate(all(metas, "dc.date.issued", "dcterms.issued", "dc.date", "dcterms.date", "dc.date.created")[0]),
-    abstract: squash(all(metas, "dcterms.abstract", "dc.description", "dcterms.description")[0]),
+    abstract: cleanAbstract(all(metas, "dcterms.abstract", "dc.description", "dcterms.description")[0]),
     doi,
     publisher: squash(all(metas, "dc.publisher", "dcterms.publisher")[0]) || null,
     entry_type: /thesis|dissertation/.test(type) ? "phdthesis" : /conference|proceeding/.test(type) ? "inproceedings" : null,

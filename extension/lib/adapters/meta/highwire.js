@@ -4,7 +4,7 @@
  * `citation_author` once per author, or one `citation_authors` for all ("A; B").
  */
 
-import { cleanAuthors, cleanDate, doiOf, pageRange, splitAuthorList, squash } from "./clean.js";
+import { bestDate, cleanAbstract, cleanAuthors, doiOf, pageRange, splitAuthorList, squash } from "./clean.js";
 
 const first = (metas, name) => (metas.get(name) || [])[0] || "";
 
@@ -23,8 +23,8 @@ export function readHighwire(doc, metas) {
   return {
     title,
     authors: cleanAuthors(authors),
-    published: cleanDate(first(metas, "citation_publication_date") || first(metas, "citation_date") || first(metas, "citation_online_date") || first(metas, "citation_year")),
-    abstract: squash(first(metas, "citation_abstract")),
+    published: bestDate(["citation_publication_date", "citation_date", "citation_online_date", "citation_year"].map((n) => first(metas, n))),
+    abstract: cleanAbstract(first(metas, "citation_abstract")),
     doi: doiOf(first(metas, "citation_doi")),
     arxiv_id: squash(first(metas, "citation_arxiv_id")) || null,
     journal: journal || null,

@@ -5,7 +5,7 @@
  * venue from `isPartOf` (a Periodical, a PublicationVolume or PublicationIssue inside one).
  */
 
-import { cleanAuthors, cleanDate, doiOf, pageRange, squash } from "./clean.js";
+import { cleanAuthors, cleanDate, doiOf, pageRange, squash, cleanAbstract } from "./clean.js";
 
 const SCHOLARLY = /^(?:schema:)?(?:ScholarlyArticle|MedicalScholarlyArticle|Report|Thesis|Dissertation|Chapter)$/;
 const ARTICLE = /^(?:schema:)?(?:Article|TechArticle)$/;
@@ -96,7 +96,7 @@ export function readJsonLd(doc) {
     title,
     authors: cleanAuthors(authors),
     published: cleanDate(text(item.datePublished || item.dateCreated)),
-    abstract: text(item.abstract || item.description),
+    abstract: cleanAbstract(text(item.abstract || item.description)),
     doi: doiOfItem(item),
     journal: venue.journal,
     volume: venue.volume,

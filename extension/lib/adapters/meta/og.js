@@ -4,7 +4,7 @@
  * meta tag (a DOI among a blog post's links is not the post's).
  */
 
-import { doiOf, squash } from "./clean.js";
+import { doiOf, squash, cleanAbstract } from "./clean.js";
 
 const first = (metas, name) => (metas.get(name) || [])[0] || "";
 
@@ -26,5 +26,5 @@ export function readOpenGraph(doc, metas) {
   if (!title) return null;
   const doi = pageDoi(doc, metas);
   if (!doi) return null;
-  return { title, abstract: squash(first(metas, "og:description")), doi };
+  return { title, abstract: cleanAbstract(first(metas, "og:description")), doi };
 }
