@@ -1,0 +1,155 @@
+"""Any scholarly page in a real Chromium with the extension, against a real papershelf server:
+the real saved pages of tests/fixtures/pages/ (sites.json) served at their own addresses. The
+bar appears where a page describes a paper and nowhere else; Save stores every field the page
+gives; outside the named sites the saved state is on the toolbar badge only, never in the page
+(a hostile page faking 1,000 DOIs learns nothing); the bar can be switched off per site."""
+
+import json
+import time
+from urllib.parse import urlparse
+
+import pytest
+
+from conftest import PAGES, wait_until
+
+pytestmark = pytest.mark.browser
+
+SITES = json.loads((PAGES / "sites.json").read_text())
+PAPER_PAGES = [p for p in SITES if p["paper"]]
+BY_SITE = {p["site"]: p for p in PAPER_PAGES}
+SAVED_FIELDS = ("title", "doi", "journal", "booktitle", "volume", "number", "pages", "publisher", "entry_type")
+
+
+def serve(context, url, html):
+    """Serve `html` as the document at `url` (its host's other requests: 404)."""
+    origin = f"{urlparse(url).scheme}://{urlparse(url).netloc}"
+
+    def handle(route):
+        if route.request.resource_type == "document" and route.request.url.split("#")[0] == url:
+            route.fulfill(status=200, content_type="text/html" if isinstance(html, bytes) else "text/html; charset=utf-8",
+                          body=html)
+        else:
+            route.fulfill(status=404, content_type="text/plain", body="not in the fixtures")
+
+    context.route(f"{origin}/**", handle)
+
+
+def serve_fixture(context, page):
+    serve(context, page["url"], (PAGES / page["file"]).read_bytes())  # as saved, in its own encoding
+
+
+def wait_bar(page):
+    page.wait_for_selector('[data-papershelf-paper] [data-papershelf-action="save"]')
+
+
+def badge(sw, url):
+    """The toolbar badge of the tab showing `url` (the page's own title names the tab: tabs.query
+    tells a tab's URL only with the tabs permission)."""
+    return sw.evaluate("""async (url) => {
+        const tabs = await chrome.tabs.query({});
+        const tab = tabs.find((t) => t.url === url) || (tabs.length ? tabs.filter((t) => t.active).pop() : null);
+        return tab ? chrome.action.getBadgeText({tabId: tab.id}) : null;
+    }""", url)
+
+
+def page_state(page):
+    """Everything of ours the page's DOM holds (what a page script could read)."""
+    return page.evaluate("""() => Array.from(document.querySelectorAll('[data-papershelf-ui], [data-papershelf-paper]'),
+        (el) => el.outerHTML.replace(/\\s+/g, ' ')).join('\\n')""")
+
+
+@pytest.mark.parametrize("site", ["plos", "nature", "sciencedirect", "pmc", "firstmonday", "frontiers"])
+def test_a_publishers_page_gets_the_bar_and_saves_every_field_it_gives(connected, site):
+    context, sw, server = connected
+    fixture = BY_SITE[site]
+    serve_fixture(context, fixture)
+    page = context.new_page()
+    page.goto(fixture["url"])
+    wait_bar(page)
+    assert page.locator("[data-papershelf-paper]").count() == 1, "one paper element"
+    page.locator('[data-papershelf-action="save"]').click()
+    (p,) = wait_until(lambda: server.papers() or None, what="the saved paper")
+    want = fixture["paper"]
+    for field in SAVED_FIELDS:
+        assert p.get(field) == want[field], field
+    assert len(p["authors"]) == want["authors_count"]
+    assert p["authors"][: len(want["authors_first"])] == want["authors_first"]
+    assert p["abstract"].startswith(want["abstract_start"])
+    if want["published"]:
+        assert p["published"].startswith(want["published"])
+    if "pdf_url" in p:  # the server keeps it once it stores identities
+        assert p["pdf_url"] == want["pdf_url"]
+    # Reload: the saved state is on the badge, not in the page.
+    wait_until(lambda: badge(sw, fixture["url"]) == "✓", what="the badge after saving")
+    page.reload()
+    wait_bar(page)
+    wait_until(lambda: badge(sw, fixture["url"]) == "✓", what="the badge after a reload")
+    save = page.locator('[data-papershelf-action="save"]')
+    assert save.get_attribute("aria-pressed") == "false" and save.inner_text() == "Save"
+
+
+def test_a_page_without_a_paper_is_left_as_it_is(connected):
+    context, sw, _server = connected
+    url = "https://en.wikipedia.org/wiki/New_Zealand"
+    html = (PAGES / "notpapers" / "wikipedia-2.html").read_text(encoding="utf-8")
+    serve(context, url, html)
+    page = context.new_page()
+    page.goto(url)
+    before = page.evaluate("() => document.documentElement.outerHTML.length")
+    time.sleep(1.5)
+    assert page.evaluate("() => document.querySelectorAll('[data-papershelf-ui], [data-papershelf-paper]').length") == 0
+    assert page.evaluate("() => document.documentElement.outerHTML.length") == before
+    assert badge(sw, url) == ""
+    for fixture in (p for p in SITES if not p["paper"]):
+        serve_fixture(context, fixture)
+        page.goto(fixture["url"])
+        time.sleep(0.8)
+        assert page.locator("[data-papershelf-ui]").count() == 0, fixture["file"]
+
+
+HOSTILE_URL = "https://papers.hostile.example/probe"
+
+
+def hostile_page():
+    """A page that describes one paper and fakes metadata for 1,000 DOIs (tags and COinS) to see
+    which the library holds."""
+    metas = "".join(f'<meta name="citation_doi" content="10.9999/fake.{i}">' for i in range(1000))
+    coins = "".join(f'<span class="Z3988" title="ctx_ver=Z39.88-2004&amp;rft_id=info%3Adoi%2F10.9999%2Ffake.{i}&amp;rft.atitle=Fake+{i}"></span>'
+                    for i in range(1000))
+    return (f'<!doctype html><html><head><meta charset="utf-8"><title>Probe</title><meta name="citation_title" content="A Probe">'
+            f'<meta name="citation_author" content="Eve Probe">{metas}</head><body><main><h1>A Probe</h1><p>Text.</p>'
+            f'{coins}</main></body></html>')
+
+
+def test_a_hostile_page_learns_nothing_of_the_library(connected):
+    context, sw, server = connected
+    serve(context, HOSTILE_URL, hostile_page())
+    page = context.new_page()
+    page.goto(HOSTILE_URL)
+    wait_bar(page)
+    time.sleep(1.0)  # the lookup has answered
+    unsaved = page_state(page)
+    # The library now holds the page's paper and every faked DOI.
+    for i in range(0, 1000, 50):
+        server.call("POST", "/api/papers", {"title": f"Fake {i}", "doi": f"10.9999/fake.{i}"})
+    status, _ = server.call("POST", "/api/papers", {"title": "A Probe", "url": HOSTILE_URL})
+    assert status == 201
+    page.reload()
+    wait_bar(page)
+    wait_until(lambda: badge(sw, HOSTILE_URL) == "✓", what="the badge showing the page's paper saved")
+    assert page_state(page) == unsaved, "the DOM is the same, saved or not"
+    assert "Saved" not in page.evaluate("() => document.body.innerText")
+
+
+def test_the_bar_switched_off_on_a_site_does_nothing_there(connected):
+    context, sw, server = connected
+    fixture = BY_SITE["plos"]
+    serve_fixture(context, fixture)
+    sw.evaluate("() => chrome.storage.local.set({barOffHosts: ['plos.org']})")
+    page = context.new_page()
+    page.goto(fixture["url"])
+    time.sleep(1.5)
+    assert page.locator("[data-papershelf-ui]").count() == 0
+    sw.evaluate("() => chrome.storage.local.set({barOffHosts: []})")
+    page.reload()
+    wait_bar(page)
