@@ -17,7 +17,9 @@ pytestmark = pytest.mark.browser
 SITES = json.loads((PAGES / "sites.json").read_text())
 PAPER_PAGES = [p for p in SITES if p["paper"]]
 BY_SITE = {p["site"]: p for p in PAPER_PAGES}
-SAVED_FIELDS = ("title", "doi", "journal", "booktitle", "volume", "number", "pages", "publisher", "entry_type")
+OURS = "[data-papershelf-ui], [data-papershelf-paper]"
+SAVED_FIELDS = ("title", "doi", "journal", "booktitle", "volume", "number", "pages", "publisher",
+                "entry_type")
 
 
 def serve(context, url, html):
@@ -26,8 +28,8 @@ def serve(context, url, html):
 
     def handle(route):
         if route.request.resource_type == "document" and route.request.url.split("#")[0] == url:
-            route.fulfill(status=200, content_type="text/html" if isinstance(html, bytes) else "text/html; charset=utf-8",
-                          body=html)
+            kind = "text/html" if isinstance(html, bytes) else "text/html; charset=utf-8"
+            route.fulfill(status=200, content_type=kind, body=html)
         else:
             route.fulfill(status=404, content_type="text/plain", body="not in the fixtures")
 
@@ -47,14 +49,14 @@ def badge(sw, url):
     tells a tab's URL only with the tabs permission)."""
     return sw.evaluate("""async (url) => {
         const tabs = await chrome.tabs.query({});
-        const tab = tabs.find((t) => t.url === url) || (tabs.length ? tabs.filter((t) => t.active).pop() : null);
+        const tab = tabs.find((t) => t.url === url) || tabs.filter((t) => t.active).pop();
         return tab ? chrome.action.getBadgeText({tabId: tab.id}) : null;
     }""", url)
 
 
 def page_state(page):
     """Everything of ours the page's DOM holds (what a page script could read)."""
-    return page.evaluate("""() => Array.from(document.querySelectorAll('[data-papershelf-ui], [data-papershelf-paper]'),
+    return page.evaluate(f"""() => Array.from(document.querySelectorAll('{OURS}'),
         (el) => el.outerHTML.replace(/\\s+/g, ' ')).join('\\n')""")
 
 
@@ -97,7 +99,7 @@ def test_a_page_without_a_paper_is_left_as_it_is(connected):
     page.goto(url)
     before = page.evaluate("() => document.documentElement.outerHTML.length")
     time.sleep(1.5)
-    assert page.evaluate("() => document.querySelectorAll('[data-papershelf-ui], [data-papershelf-paper]').length") == 0
+    assert page.evaluate(f"() => document.querySelectorAll('{OURS}').length") == 0
     assert page.evaluate("() => document.documentElement.outerHTML.length") == before
     assert badge(sw, url) == ""
     for fixture in (p for p in SITES if not p["paper"]):
@@ -114,11 +116,12 @@ def hostile_page():
     """A page that describes one paper and fakes metadata for 1,000 DOIs (tags and COinS) to see
     which the library holds."""
     metas = "".join(f'<meta name="citation_doi" content="10.9999/fake.{i}">' for i in range(1000))
-    coins = "".join(f'<span class="Z3988" title="ctx_ver=Z39.88-2004&amp;rft_id=info%3Adoi%2F10.9999%2Ffake.{i}&amp;rft.atitle=Fake+{i}"></span>'
+    coins = "".join('<span class="Z3988" title="ctx_ver=Z39.88-2004&amp;'
+                    f'rft_id=info%3Adoi%2F10.9999%2Ffake.{i}&amp;rft.atitle=Fake+{i}"></span>'
                     for i in range(1000))
-    return (f'<!doctype html><html><head><meta charset="utf-8"><title>Probe</title><meta name="citation_title" content="A Probe">'
-            f'<meta name="citation_author" content="Eve Probe">{metas}</head><body><main><h1>A Probe</h1><p>Text.</p>'
-            f'{coins}</main></body></html>')
+    return ('<!doctype html><html><head><meta charset="utf-8"><title>Probe</title>'
+            '<meta name="citation_title" content="A Probe"><meta name="citation_author" content="Eve Probe">'
+            f'{metas}</head><body><main><h1>A Probe</h1><p>Text.</p>{coins}</main></body></html>')
 
 
 def test_a_hostile_page_learns_nothing_of_the_library(connected):
