@@ -259,7 +259,12 @@ test("the toolbar's reader of a tab: the same adapters, as a save body", () => {
 // ---- the all-pages detector (content/detect.js) ------------------------------------------------
 
 const detectSource = fs.readFileSync(new URL("../../extension/content/detect.js", import.meta.url), "utf8");
-const mayDescribePaper = new Function(`${detectSource.slice(0, detectSource.indexOf("(async () =>"))}; return papershelfMayDescribePaper;`)();
+const detect = new Function(`${detectSource.slice(0, detectSource.indexOf("(async () =>"))}; return papershelfMayDescribePaper;`)();
+/** linkedom keeps no document.scripts (a browser's own list of the document's scripts): give it one. */
+function mayDescribePaper(doc, href) {
+  if (!doc.scripts) Object.defineProperty(doc, "scripts", { value: doc.querySelectorAll("script") });
+  return detect(doc, href);
+}
 
 test("the detector says yes on every paper page and no on the pages without one", () => {
   for (const p of SITE_PAGES) {
