@@ -159,7 +159,12 @@ export function renderPaper(key) {
 async function savePaper(element) {
   const d = state.decorated.get(element);
   if (!d) return;
-  const { status } = infoOf(d.key);
+  const { status, savedHere } = infoOf(d.key);
+  if (state.private && status === "saved" && !savedHere) {
+    // Known saved from the panel: the page sees the click's result, as for any save from it.
+    setKnown(d.key, { savedHere: true });
+    return;
+  }
   if (status === "saved" || status === "saving") return; // saving again: nothing to do
   const body = timed(Measure.SAVE_DESCRIBE, () => {
     const payload = savePayloadFor(element);

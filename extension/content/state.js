@@ -39,6 +39,8 @@ export const state = {
    * the library holds (no saved state, counts or painted highlights), only what the person did
    * here (a Save clicked on this page). */
   private: false,
+  /** The ids of the highlights made on this page: all a private page paints. */
+  ownHighlights: new Set(),
 };
 
 export function track(key, element) {

@@ -158,7 +158,8 @@ async function createHighlight(color, { thenComment }) {
     return;
   }
   const saved = r.status === "queued" ? { ...highlight, id: queuedId(r.client_id) } : r.highlight;
-  const patch = { highlights: [...(infoOf(d.key).highlights || []), saved] };
+  const patch = { highlights: [...(infoOf(d.key).highlights || []), saved], savedHere: true };
+  state.ownHighlights.add(String(saved.id));
   if (r.paper) Object.assign(patch, savedFrom(r.paper));
   else if (r.status === "queued" && info.status !== "saved") patch.status = "queued";
   setKnown(d.key, patch);

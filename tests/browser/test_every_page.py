@@ -156,3 +156,31 @@ def test_the_bar_switched_off_on_a_site_does_nothing_there(connected):
     sw.evaluate("() => chrome.storage.local.set({barOffHosts: []})")
     page.reload()
     wait_bar(page)
+
+
+RECORD_LOOKUPS = """() => {
+    const h = papershelf.handlers;
+    if (!h.lookup.recorded) {
+        const original = h.lookup;
+        globalThis.lookups = [];
+        h.lookup = async (payload, sender, role) => {
+            const answer = await original(payload, sender, role);
+            lookups.push({asked: payload.keys, answered: Object.keys(answer.papers || {}).length});
+            return answer;
+        };
+        h.lookup.recorded = true;
+    }
+}"""
+
+
+def test_a_private_page_asks_for_its_one_paper_and_is_told_nothing(connected):
+    context, sw, server = connected
+    server.call("POST", "/api/papers", {"title": "A Probe", "url": HOSTILE_URL})
+    sw.evaluate(RECORD_LOOKUPS)
+    serve(context, HOSTILE_URL, hostile_page())
+    page = context.new_page()
+    page.goto(HOSTILE_URL)
+    wait_bar(page)
+    lookups = wait_until(lambda: sw.evaluate("() => globalThis.lookups") or None, what="the lookup")
+    assert lookups == [{"asked": [HOSTILE_URL], "answered": 0}], lookups
+    wait_until(lambda: badge(sw, HOSTILE_URL) == "✓", what="the badge")
