@@ -184,3 +184,50 @@ def test_a_private_page_asks_for_its_one_paper_and_is_told_nothing(connected):
     lookups = wait_until(lambda: sw.evaluate("() => globalThis.lookups") or None, what="the lookup")
     assert lookups == [{"asked": [HOSTILE_URL], "answered": 0}], lookups
     wait_until(lambda: badge(sw, HOSTILE_URL) == "✓", what="the badge")
+
+
+def select_in_page(page, quote):
+    """Select `quote` in the page's text (a real DOM selection) and release the mouse there."""
+    page.evaluate("""(quote) => {
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+            const i = n.data.indexOf(quote);
+            if (i >= 0 && !n.parentElement.closest('[data-papershelf-ui]')) {
+                const r = document.createRange();
+                r.setStart(n, i); r.setEnd(n, i + quote.length);
+                r.startContainer.parentElement.scrollIntoView({block: 'center'});
+                const s = getSelection(); s.removeAllRanges(); s.addRange(r);
+                return;
+            }
+        }
+        throw new Error('quote not found');
+    }""", quote)
+    box = page.evaluate("() => { const r = getSelection().getRangeAt(0).getBoundingClientRect();"
+                        " return [r.right - 1, r.bottom - 2]; }")
+    page.mouse.move(*box)
+    page.mouse.up()
+
+
+def test_a_highlight_made_on_a_private_page_is_painted_there_and_not_shown_again(connected):
+    context, _sw, server = connected
+    fixture = next(p for p in PAPER_PAGES if p["file"].startswith("plos/journals"))
+    serve_fixture(context, fixture)
+    page = context.new_page()
+    page.goto(fixture["url"])
+    wait_bar(page)
+    quote = "leading cause of hospital death"
+    select_in_page(page, quote)
+    page.locator('[data-color="green"]').click()
+    page.locator('[data-papershelf-action="highlight"]').click()
+    mark = page.locator("[data-papershelf-highlight]")
+    mark.first.wait_for()
+    assert mark.first.inner_text() == quote
+    (p,) = wait_until(lambda: server.papers() or None, what="the paper saved by highlighting")
+    status, full = server.call("GET", f"/api/papers/{p['id']}")
+    assert status == 200 and [h["exact"] for h in full["highlights"]] == [quote]
+    assert full["highlights"][0]["field"] == "abstract"
+    # Next visit: the library's highlights stay out of a private page.
+    page.reload()
+    wait_bar(page)
+    time.sleep(1.0)
+    assert page.locator("[data-papershelf-highlight]").count() == 0
