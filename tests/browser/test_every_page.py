@@ -231,3 +231,36 @@ def test_a_highlight_made_on_a_private_page_is_painted_there_and_not_shown_again
     wait_bar(page)
     time.sleep(1.0)
     assert page.locator("[data-papershelf-highlight]").count() == 0
+
+
+# Hand-made in the shape IEEE Xplore's document pages write (no saved page of the site with its
+# origin was found): an app shell whose paper is in xplGlobal.document.metadata.
+IEEE_URL = "https://ieeexplore.ieee.org/document/7780459"
+IEEE_METADATA = {
+    "title": "Deep Residual Learning for Image Recognition", "articleNumber": "7780459",
+    "doi": "10.1109/CVPR.2016.90", "isConference": True, "publisher": "IEEE",
+    "authors": [{"name": n} for n in ("Kaiming He", "Xiangyu Zhang", "Shaoqing Ren", "Jian Sun")],
+    "abstract": "Deeper neural networks are more difficult to train.",
+    "publicationTitle": "2016 IEEE Conference on Computer Vision and Pattern Recognition (CVPR)",
+    "startPage": "770", "endPage": "778", "publicationDate": "June 2016",
+}
+
+
+def test_an_ieee_xplore_app_shell_is_read_from_its_metadata_script(connected):
+    context, _sw, server = connected
+    title = IEEE_METADATA["title"]
+    html = (f"<!DOCTYPE html><html><head><title>{title} | IEEE Xplore</title>"
+            f'<meta property="og:title" content="{title}"></head><body>'
+            f'<div id="LayoutWrapper"><h1 class="document-title">{title}</h1></div>'
+            '<script type="text/javascript">var xplGlobal = {document: {}};\n'
+            f"xplGlobal.document.metadata={json.dumps(IEEE_METADATA)};\n</script></body></html>")
+    serve(context, IEEE_URL, html)
+    page = context.new_page()
+    page.goto(IEEE_URL)
+    wait_bar(page)
+    page.locator('[data-papershelf-action="save"]').click()
+    (p,) = wait_until(lambda: server.papers() or None, what="the saved paper")
+    assert p["title"] == IEEE_METADATA["title"]
+    assert p["authors"] == ["Kaiming He", "Xiangyu Zhang", "Shaoqing Ren", "Jian Sun"]
+    assert (p["booktitle"], p["pages"], p["doi"], p["entry_type"]) == (
+        IEEE_METADATA["publicationTitle"], "770--778", "10.1109/cvpr.2016.90", "inproceedings")
