@@ -40,7 +40,14 @@ clusters), 50 of them saved beforehand, served at scholar.google.com:
   papershelf:paint        paint their highlights (none here)
   (marked after the lookup answers, saved-shown + paint: bar ≤ 100 ms)
 
-Run: python bench/page.py [--runs 5] [--full-text-only | --pdf-only | --listings-only]
+Any page (product.md §12): the all-pages content script's detector (content/detect.js,
+papershelfMayDescribePaper) on a big real page without a paper (Wikipedia's "New Zealand", 1 MB,
+with JSON-LD and og: tags: tests/fixtures/pages/notpapers/wikipedia-2.html) served at its
+address in Chromium: main-thread time of the one call the content script makes on a fresh page,
+median of 15 loads (bar ≤ 2 ms), and of calls again on the same page;
+and on a real paper page (Nature, 0.5 MB) for reference.
+
+Run: python bench/page.py [--runs 5] [--full-text-only | --pdf-only | --listings-only | --detector-only]
 """
 
 import argparse
@@ -597,6 +604,74 @@ def report_listings(runs, args) -> bool:
     return ok
 
 
+BAR_DETECTOR_MS = 2.0
+DETECTOR_CALLS = 500
+DETECTOR_LOADS = 15
+DETECTOR_PAGES = [
+    ("no paper: Wikipedia, New Zealand", "https://en.wikipedia.org/wiki/New_Zealand",
+     "notpapers/wikipedia-2.html"),
+    ("a paper: Nature, AlphaFold", "https://www.nature.com/articles/s41586-021-03819-2",
+     "nature/www.nature.com-articles-s41586-021-03819-2.html"),
+]
+TIME_DETECTOR = """([source, calls]) => {
+    const detect = new Function(source + "; return papershelfMayDescribePaper;")();
+    let t = performance.now();
+    const answer = detect(document, location.href);
+    const first = performance.now() - t;
+    const times = [];
+    for (let i = 0; i < calls; i++) {
+        t = performance.now();
+        detect(document, location.href);
+        times.push(performance.now() - t);
+    }
+    times.sort((a, b) => a - b);
+    return {answer, first, median: times[calls >> 1], p95: times[Math.floor(calls * 0.95)],
+            max: times[calls - 1]};
+}"""
+
+
+def detector_figures(p, chromium) -> bool:
+    """The detector's main-thread time per call on each of DETECTOR_PAGES (plain Chromium: the
+    function is the content script's own source, run in the page)."""
+    source = (EXTENSION / "content" / "detect.js").read_text()
+    source = source[: source.index("(async () =>")]
+    browser = p.chromium.launch(executable_path=chromium, headless=True,
+                                args=["--no-sandbox", "--disable-gpu"])
+    ok = True
+    try:
+        page = browser.new_page()
+        bodies = {url: (PAGES / name).read_bytes() for _what, url, name in DETECTOR_PAGES}
+
+        def serve(route):  # the page itself; nothing else leaves the machine
+            body = bodies.get(route.request.url)
+            if body is None:
+                route.abort()
+            else:
+                route.fulfill(status=200, content_type="text/html", body=body)
+
+        page.route("**/*", serve)
+        for what, url, _name in DETECTOR_PAGES:
+            body = bodies[url]
+            runs = []
+            for _ in range(DETECTOR_LOADS):  # the content script calls it once, on a fresh page
+                page.goto(url)
+                runs.append(page.evaluate(TIME_DETECTOR, [source, DETECTOR_CALLS]))
+            firsts = sorted(r["first"] for r in runs)
+            r = runs[-1]
+            paper = what.startswith("a paper")
+            first = statistics.median(firsts)
+            verdict = "ok" if r["answer"] == paper and (paper or first <= BAR_DETECTOR_MS) else "OVER"
+            ok = ok and verdict == "ok"
+            print(f"detector, {what} ({len(body) // 1024} kB): loads the readers: {r['answer']}; "
+                  f"the call on a fresh page: median {first:.2f} ms, max {firsts[-1]:.2f} ms over "
+                  f"{DETECTOR_LOADS} loads (bar {BAR_DETECTOR_MS} ms) {verdict}; again on the same page: "
+                  f"median {r['median']:.2f} ms, "
+                  f"p95 {r['p95']:.2f} ms over {DETECTOR_CALLS} calls")
+    finally:
+        browser.close()
+    return ok
+
+
 def pct(values, q):
     values = sorted(values)
     return values[min(len(values) - 1, int(len(values) * q))]
@@ -608,6 +683,7 @@ def main():
     ap.add_argument("--full-text-only", action="store_true", help="only the arXiv HTML paper")
     ap.add_argument("--pdf-only", action="store_true", help="only the PDF reader")
     ap.add_argument("--listings-only", action="store_true", help="only the listing pages (Scholar)")
+    ap.add_argument("--detector-only", action="store_true", help="only the all-pages detector")
     args = ap.parse_args()
     if args.listings_only:
         return listings_main(args)
@@ -615,6 +691,11 @@ def main():
     if not chromium:
         sys.exit("chromium not found (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        detector_ok = detector_figures(p, chromium)
+    if args.detector_only:
+        return 0 if detector_ok else 1
 
     page_html, records = big_page()
     full_text, meta = full_text_pages()
@@ -684,7 +765,7 @@ def main():
         ok = report_pdf(pdf, pdf_pages, args) and ok
     if not (args.full_text_only or args.pdf_only):
         ok = listings_main(args) == 0 and ok
-    return 0 if ok else 1
+    return 0 if ok and detector_ok else 1
 
 
 def listings_main(args) -> int:

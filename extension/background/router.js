@@ -28,7 +28,7 @@ import {
   removeNote,
 } from "./panels.js";
 import { openReader, originalPdf, pdfRedirects } from "./reader.js";
-import { saveActiveTab } from "./tabs.js";
+import { isPrivatePage, saveActiveTab, showSavedState } from "./tabs.js";
 import { Role, extensionIdentity, mayAsk, pageSafeHighlight, pageSafePaper, pageSafeShared, senderRole } from "./trust.js";
 
 /** A content script's answer about a save or a highlight, with nothing private in it. */
@@ -39,11 +39,30 @@ function forPage(r) {
   return out;
 }
 
+/** A private page's answer: what it sent became of, nothing of what the library held before
+ * (no key, counts or earlier highlights). */
+function forPrivatePage(r) {
+  const out = { status: r.status };
+  if (r.client_id) out.client_id = r.client_id;
+  if (r.paper) out.paper = { id: r.paper.id };
+  if (r.highlight) out.highlight = pageSafeHighlight(r.highlight);
+  return out;
+}
+
 /** type → handler(payload, sender, role). Looked up at each message, so that a test may wrap one. */
 export const handlers = {
-  async [MessageType.LOOKUP]({ keys }) {
+  async [MessageType.LOOKUP]({ keys }, sender, role) {
     const api = await client();
     await flushIfWaiting();
+    if (isPrivatePage(sender, role)) {
+      // A page outside the named sites asks for its one paper, and is told nothing: the answer
+      // goes to the toolbar badge (and the panel, which asks the worker itself).
+      const [key] = Array.isArray(keys) ? keys : [];
+      const { papers } = await lookupPage(api, key ? [key] : []);
+      if (papers[key]) remember(key, papers[key]);
+      await showSavedState(sender.tab.id, Boolean(papers[key]));
+      return { papers: {}, queued: [], shared: {} };
+    }
     const { papers, shared } = await lookupPage(api, keys);
     const safe = {};
     for (const [key, p] of Object.entries(papers)) {
@@ -52,11 +71,18 @@ export const handlers = {
     }
     return { papers: safe, queued: await queuedSaveKeys(), shared: pageSafeShared(shared) };
   },
-  async [MessageType.SAVE]({ key, paper }) {
-    return forPage(await sendOrQueue(ItemKind.SAVE, { paper }, saveDedupeKey(key)));
+  async [MessageType.SAVE]({ key, paper }, sender, role) {
+    const r = await sendOrQueue(ItemKind.SAVE, { paper }, saveDedupeKey(key));
+    if (!isPrivatePage(sender, role)) return forPage(r);
+    if (r.paper) {
+      remember(key, r.paper);
+      await showSavedState(sender.tab.id, true);
+    }
+    return forPrivatePage(r);
   },
-  async [MessageType.HIGHLIGHT]({ key, paper_id, paper, highlight }) {
-    return forPage(await sendOrQueue(ItemKind.HIGHLIGHT, { paper_id, paper, paper_client_id: crypto.randomUUID(), highlight, key }));
+  async [MessageType.HIGHLIGHT]({ key, paper_id, paper, highlight }, sender, role) {
+    const r = await sendOrQueue(ItemKind.HIGHLIGHT, { paper_id, paper, paper_client_id: crypto.randomUUID(), highlight, key });
+    return isPrivatePage(sender, role) ? forPrivatePage(r) : forPage(r);
   },
   [MessageType.PANEL_TICKET]: panelTicket,
   [MessageType.OPEN_PANEL]: openPanel,

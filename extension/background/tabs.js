@@ -2,16 +2,20 @@
  * The active tab: the keyboard command, and the toolbar's "Save this page". Pages the content
  * script knows save their focused paper themselves; any arXiv or alphaXiv tab (an abstract, a
  * PDF, the HTML view, an alphaXiv paper page) is saved from its URL alone, and the server titles
- * the paper from arXiv; any other page with Highwire citation_* tags is read by
- * lib/adapters.js's readCitationMeta, injected with activeTab (granted by the click on the
- * toolbar button, for that tab only).
+ * the paper from arXiv; any other page is read by the content script's own readers
+ * (lib/adapters/: embedded metadata and the site adapters), loaded into the tab with activeTab
+ * (granted by the click on the toolbar button, for that tab only).
+ *
+ * Also the toolbar badge of a private page (outside the named sites): the one place, besides the
+ * notes panel, where that page's paper shows as saved.
  */
 
-import { paperFromUrl, readCitationMeta, toSavePayload } from "../lib/adapters.js";
+import { marksInPage, paperFromUrl } from "../lib/adapters/index.js";
 import { arxivAbsUrl, paperKey } from "../lib/ids.js";
 import { MessageType } from "../lib/messages.js";
 import { pdfOfReaderUrl } from "../lib/pdf.js";
 import { ItemKind } from "./sender.js";
+import { Role } from "./trust.js";
 import { saveDedupeKey, sendOrQueue } from "./outbox.js";
 
 async function activeTab() {
@@ -67,10 +71,34 @@ export async function saveTab(tab) {
     return { ...r, via: "url" };
   }
   if (url !== (tab.url || "")) throw new Error("Save this PDF with the reader's own Save button.");
-  const [injection] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: readCitationMeta });
-  const meta = injection && injection.result;
-  if (!meta) throw new Error("This page has no citation_* meta tags: nothing to save.");
-  const paper = toSavePayload(meta, tab.url);
+  const [injection] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: readPageInTab });
+  const paper = injection && injection.result;
+  if (!paper) throw new Error("This page describes no paper: nothing to save.");
   // Queued under the key the page knows the paper by, as a page's own save is.
-  return sendOrQueue(ItemKind.SAVE, { paper }, saveDedupeKey(paperKey(meta)));
+  const r = await sendOrQueue(ItemKind.SAVE, { paper }, saveDedupeKey(paperKey(paper)));
+  if (r.paper && !marksInPage(tab.url || "")) await showSavedState(tab.id, true);
+  return r;
+}
+
+/** Run in the tab (serialized by executeScript: nothing from outside its body): the save body of
+ * the paper the page describes, read by the extension's adapters, or null. */
+async function readPageInTab() {
+  const { pageSavePayload } = await import(chrome.runtime.getURL("lib/adapters/index.js"));
+  return pageSavePayload(document, location.href);
+}
+
+/** A content script on a page outside the named sites: told nothing of the library. */
+export function isPrivatePage(sender, role) {
+  return role === Role.CONTENT && !marksInPage((sender && sender.tab && sender.tab.url) || (sender && sender.url) || "");
+}
+
+/** The toolbar badge of tab `tabId`: ✓ when its paper is in the library, nothing otherwise. */
+export async function showSavedState(tabId, saved) {
+  try {
+    await chrome.action.setBadgeText({ tabId, text: saved ? "✓" : "" });
+    await chrome.action.setTitle({ tabId, title: saved ? "papershelf: this page's paper is saved" : "papershelf" });
+    if (saved) await chrome.action.setBadgeBackgroundColor({ tabId, color: "#15803d" });
+  } catch {
+    // the tab is gone
+  }
 }

@@ -21,8 +21,17 @@ export const Role = Object.freeze({
 /** The extension's identity as the router checks senders against it (read once, lazily). */
 export function extensionIdentity(runtime = globalThis.chrome.runtime) {
   const manifest = runtime.getManifest();
-  const patterns = (manifest.content_scripts || []).flatMap((cs) => cs.matches || []);
-  return { extensionId: runtime.id, extensionBase: runtime.getURL(""), onContentPage: compileMatchPatterns(patterns) };
+  return { extensionId: runtime.id, extensionBase: runtime.getURL(""), onContentPage: contentPagesOf(manifest) };
+}
+
+/** The pages a manifest's content scripts run on: a script's `matches` less its
+ * `exclude_matches` (the all-pages script leaves out the loopback server's own pages). */
+export function contentPagesOf(manifest) {
+  const scripts = (manifest.content_scripts || []).map((cs) => ({
+    matches: compileMatchPatterns(cs.matches || []),
+    excluded: compileMatchPatterns(cs.exclude_matches || []),
+  }));
+  return (url) => scripts.some((cs) => cs.matches(url) && !cs.excluded(url));
 }
 
 /**

@@ -12,7 +12,9 @@
  * highlights), timing.js (the measures bench/page.py reads).
  */
 
+import { marksInPage } from "../lib/adapters/index.js";
 import { MessageType } from "../lib/messages.js";
+import { barIsOffOn } from "../lib/sites.js";
 import { onPaperChange, state } from "./state.js";
 import { onSaveShortcut, renderPaper, saveFocused } from "./paperbar.js";
 import { PANEL_MESSAGES, onPaperChanged } from "./panel.js";
@@ -33,9 +35,20 @@ const fromWorker = {
   ...PANEL_MESSAGES,
 };
 
-export function start() {
+/** Start on this page, unless the person switched papershelf off on its host (options). Outside
+ * alphaXiv, arXiv and the named listing sites the page is private: its DOM never shows what the
+ * library holds (state.private; the worker answers such a page's lookup on the badge only). */
+export async function start() {
   if (window.__papershelfStarted) return;
   window.__papershelfStarted = true;
+  let off;
+  try {
+    ({ barOffHosts: off } = await chrome.storage.local.get("barOffHosts"));
+  } catch {
+    off = null; // no settings to read: the bar is on
+  }
+  if (barIsOffOn(off, location.hostname)) return;
+  state.private = !marksInPage(location.href);
   onPaperChange(renderPaper);
   onPaperChange(onPaperChanged);
   refresh(true);

@@ -53,14 +53,21 @@ function paintField(fieldEl, highlights) {
 }
 
 /** Paint the known highlights of `keys` in every element that shows them; note orphans. */
+/** The highlights of a paper the page may show: on a private page, only those made on it. */
+function visibleHighlights(info) {
+  if (!info || !info.highlights) return null;
+  return state.private ? info.highlights.filter((h) => state.ownHighlights.has(String(h.id))) : info.highlights;
+}
+
 export function paintAll(keys) {
   for (const key of keys) {
     const info = state.known.get(key);
-    if (!info || !info.highlights || (!info.highlights.length && !state.paintedKeys.has(key))) continue;
+    const highlights = visibleHighlights(info);
+    if (!highlights || (!highlights.length && !state.paintedKeys.has(key))) continue;
     state.paintedKeys.add(key);
     const orphans = new Map();
     const placedSomewhere = new Set();
-    const ids = new Set(info.highlights.map((h) => String(h.id)));
+    const ids = new Set(highlights.map((h) => String(h.id)));
     for (const element of elementsFor(key)) {
       const fields = fieldsOf(element);
       // Marks of highlights the server no longer lists (deleted, or a queued one now stored
@@ -78,7 +85,7 @@ export function paintAll(keys) {
         painted.set(fieldEl, here);
       }
       const todo = new Map(); // field element → highlights to paint in it
-      for (const h of info.highlights) {
+      for (const h of highlights) {
         const fieldEl = fields[h.field];
         if (!fieldEl) continue;
         if (painted.get(fieldEl).has(String(h.id))) {
@@ -136,6 +143,7 @@ export const SHARED_BY_ATTR = "data-papershelf-shared-by";
 /** Paint the highlights group members left on the papers of `keys` (the lookup's `shared`), in
  * a distinct style, marked with their author; they are read-only (no panel, no toolbar). */
 export function paintShared(keys) {
+  if (state.private) return;
   for (const key of keys) {
     const info = state.known.get(key);
     const entries = (info && info.shared) || [];

@@ -120,6 +120,9 @@ function renderBar(element) {
   const d = state.decorated.get(element);
   if (!d) return;
   const info = infoOf(d.key);
+  // A private page shows the state only once the person saved here (then it is theirs to see):
+  // before that, the bar is the same whether the library holds the paper or not.
+  if (state.private && !info.savedHere) return;
   const save = d.bar.querySelector(`[${ACTION_ATTR}="save"]`);
   const status = d.bar.querySelector("[data-papershelf-status]");
   const saved = info.status === "saved";
@@ -139,6 +142,13 @@ function renderBar(element) {
   else d.bar.removeAttribute("data-papershelf-shared");
   status.textContent = [plural(info.note_count || 0, "note"), plural(orphans, "unplaced highlight"), by].filter(Boolean).join(" · ");
   if (info.error) status.textContent = info.error;
+  if (state.private) {
+    // What was saved before (its notes, key, who shared it) stays in the extension's own surfaces.
+    status.textContent = info.error || "";
+    save.title = saveTitle({ status: info.status });
+    save.removeAttribute("data-papershelf-completed");
+    d.bar.removeAttribute("data-papershelf-shared");
+  }
 }
 
 /** Render every element that shows paper `key`. */
@@ -149,11 +159,16 @@ export function renderPaper(key) {
 async function savePaper(element) {
   const d = state.decorated.get(element);
   if (!d) return;
-  const { status } = infoOf(d.key);
+  const { status, savedHere } = infoOf(d.key);
+  if (state.private && status === "saved" && !savedHere) {
+    // Known saved from the panel: the page sees the click's result, as for any save from it.
+    setKnown(d.key, { savedHere: true });
+    return;
+  }
   if (status === "saved" || status === "saving") return; // saving again: nothing to do
   const body = timed(Measure.SAVE_DESCRIBE, () => {
     const payload = savePayloadFor(element);
-    setKnown(d.key, { status: "saving", error: "" });
+    setKnown(d.key, { status: "saving", error: "", savedHere: true });
     return payload;
   });
   try {

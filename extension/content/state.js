@@ -6,7 +6,7 @@
  * onPaperChange listeners (main.js wires the paper bar to it): state knows nothing of rendering.
  */
 
-import { describePaper, paperFields, toSavePayload } from "../lib/adapters.js";
+import { describePaper, paperFields, toSavePayload } from "../lib/adapters/index.js";
 
 export const state = {
   /** key → {status: "saved"|"queued"|"saving"|"unsaved", paper_id, citation_key, note_count,
@@ -35,6 +35,12 @@ export const state = {
   /** In the PDF reader: {placeOf(highlight) → its page's text layer, "pending" or null (an
    * orphan)}, which paint.js asks for PDF highlights (reader/main.js sets it). */
   pdf: null,
+  /** A page outside alphaXiv, arXiv and the named listing sites: its DOM shows nothing of what
+   * the library holds (no saved state, counts or painted highlights), only what the person did
+   * here (a Save clicked on this page). */
+  private: false,
+  /** The ids of the highlights made on this page: all a private page paints. */
+  ownHighlights: new Set(),
 };
 
 export function track(key, element) {

@@ -9,7 +9,7 @@
  * is not the user).
  */
 
-import { sectionOf } from "../lib/adapters.js";
+import { sectionOf } from "../lib/adapters/index.js";
 import { describeRange, offsetsFromRange, textModel } from "../lib/anchoring.js";
 import { LIMITS } from "../lib/limits.js";
 import { MessageType } from "../lib/messages.js";
@@ -31,10 +31,12 @@ const HIGHLIGHTABLE_FIELDS = ["abstract", "title", "body", PDF_FIELD];
 const PAGE_LAYER = "[data-page-number]";
 
 /** The decorated paper whose own fields hold `node` outside its element: the PDF reader's paper,
- * whose bar is in the reader's header and whose pages are below it. */
+ * whose bar is in the reader's header and whose pages are below it, and a publisher's page, whose
+ * bar is under the title and whose abstract is elsewhere on the page. */
 function paperHolding(node) {
   for (const [element, d] of state.decorated) {
-    if (typeof d.entry.describe !== "function") continue;
+    // The reader's PDF, and a publisher's page whose abstract lies outside the title's block.
+    if (typeof d.entry.describe !== "function" && d.entry.kind !== "embedded") continue;
     if (Object.values(fieldsOf(element)).some((f) => f && f.contains(node))) return element;
   }
   return null;
@@ -158,7 +160,8 @@ async function createHighlight(color, { thenComment }) {
     return;
   }
   const saved = r.status === "queued" ? { ...highlight, id: queuedId(r.client_id) } : r.highlight;
-  const patch = { highlights: [...(infoOf(d.key).highlights || []), saved] };
+  const patch = { highlights: [...(infoOf(d.key).highlights || []), saved], savedHere: true };
+  state.ownHighlights.add(String(saved.id));
   if (r.paper) Object.assign(patch, savedFrom(r.paper));
   else if (r.status === "queued" && info.status !== "saved") patch.status = "queued";
   setKnown(d.key, patch);

@@ -5,7 +5,7 @@
  * changes (a debounced MutationObserver, in-app navigation) schedule a refresh.
  */
 
-import { findPaperElements } from "../lib/adapters.js";
+import { findPaperElements } from "../lib/adapters/index.js";
 import { paperKey } from "../lib/ids.js";
 import { LIMITS } from "../lib/limits.js";
 import { MessageType } from "../lib/messages.js";
@@ -97,6 +97,8 @@ export async function lookup(keys) {
     console.debug("papershelf: lookup failed", err.message);
     return;
   }
+  // A private page's lookup only lights the badge: the answer tells it nothing to show.
+  if (state.private) return;
   timed(Measure.SAVED_SHOWN, () => showLookup(keys, result));
   timed(Measure.PAINT, () => {
     paintAll(keys);
@@ -113,7 +115,8 @@ export function refresh(force) {
   }
   const fresh = timed(Measure.MARK, scan);
   const freshSet = new Set(fresh);
-  const keys = force ? [...state.byKey.keys()] : fresh;
+  let keys = force ? [...state.byKey.keys()] : fresh;
+  if (state.private) keys = keys.slice(0, 1); // its one paper, never a list of them
   const again = [...state.byKey.keys()].filter((k) => !freshSet.has(k) && state.known.has(k));
   if (keys.length) lookup(keys);
   // Re-rendered elements whose paper is already known: paint again without asking the server.

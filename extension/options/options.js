@@ -2,10 +2,12 @@
  * background worker, which names the failure (server down, wrong URL, wrong token). Any server
  * works through CORS (no host permission is asked for); plain HTTP to another machine is warned
  * about. The extension's version and the server's are shown, with a warning when they differ.
- * Whether arXiv's PDFs open in the reader is set here too (the worker keeps the rules). */
+ * Whether arXiv's PDFs open in the reader is set here too (the worker keeps the rules), and the
+ * sites where the page bar stays off (`barOffHosts`, read by the content script). */
 
 import { DEFAULT_SERVER_URL, normalizeServerUrl, transportWarning, versionMismatch } from "../lib/api.js";
 import { MessageType, resultOf } from "../lib/messages.js";
+import { normalizeHost } from "../lib/sites.js";
 
 const form = document.getElementById("form");
 const serverUrl = document.getElementById("serverUrl");
@@ -107,4 +109,22 @@ pdfRedirects().then((now) => {
   redirectArxiv.checked = now.arxiv;
 }, (err) => {
   redirectResult.textContent = err.message;
+});
+
+// ---- Sites where the bar stays off ----------------------------------------------------------
+
+const barOff = document.getElementById("bar-off-hosts");
+const barOffResult = document.getElementById("bar-off-result");
+
+chrome.storage.local.get("barOffHosts").then(({ barOffHosts }) => {
+  barOff.value = (barOffHosts || []).join("\n");
+});
+document.getElementById("save-bar-off").addEventListener("click", async () => {
+  const lines = barOff.value.split(/[\s,]+/).filter(Boolean);
+  const hosts = [...new Set(lines.map(normalizeHost).filter(Boolean))];
+  const bad = lines.filter((l) => !normalizeHost(l));
+  await chrome.storage.local.set({ barOffHosts: hosts });
+  barOff.value = hosts.join("\n");
+  barOffResult.textContent = (hosts.length ? `Off on ${hosts.length} site${hosts.length > 1 ? "s" : ""} (from their next page load).` : "On everywhere.") +
+    (bad.length ? ` Not a host: ${bad.join(", ")}.` : "");
 });

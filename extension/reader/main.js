@@ -104,7 +104,7 @@ function titleShown() {
   return input.hidden ? $("paper-title").textContent : input.value.trim();
 }
 
-/** What the reader knows of the paper now, as adapters describe one (lib/adapters.js). */
+/** What the reader knows of the paper now, as adapters describe one (lib/adapters/). */
 function describe(meta, arxiv) {
   return () => ({
     arxiv_id: arxiv ? arxiv.arxiv_id : null,

@@ -449,8 +449,9 @@ def test_the_page_cannot_message_the_extension(connected):
 SENDERS = {
     "content": lambda ext: {"id": ext, "url": TOPIC_URL, "origin": "https://www.alphaxiv.org",
                             "frameId": 0, "tab": {"id": 1}},
-    "unlisted page": lambda ext: {"id": ext, "url": "https://arxiv.org/pdf/2603.30493",
-                                  "origin": "https://arxiv.org", "frameId": 0, "tab": {"id": 1}},
+    # The content scripts run on every http(s) page but the loopback server's own.
+    "unlisted page": lambda ext: {"id": ext, "url": "http://127.0.0.1:5180/library",
+                                  "origin": "http://127.0.0.1:5180", "frameId": 0, "tab": {"id": 1}},
     "sub-frame": lambda ext: {"id": ext, "url": TOPIC_URL, "origin": "https://www.alphaxiv.org",
                               "frameId": 3, "tab": {"id": 1}},
     "other extension": lambda ext: {"id": "a" * 32, "url": f"chrome-extension://{'a' * 32}/x.html"},

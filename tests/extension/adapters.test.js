@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { findPaperElements, findPapersOnPage, describePaper, parseDate, readCitationMeta, toSavePayload } from "../../extension/lib/adapters.js";
+import { findPaperElements, findPapersOnPage, describePaper, parseDate, readCitationMeta, toSavePayload } from "../../extension/lib/adapters/index.js";
 import { loadPage, htmlDocument, expectedPapers } from "./helpers.js";
 
 const TOPIC = "https://www.alphaxiv.org/topics/llm-agent-training";

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { describePaper, findPaperElements, paperFromUrl, sectionOf } from "../../extension/lib/adapters.js";
+import { describePaper, findPaperElements, paperFromUrl, sectionOf } from "../../extension/lib/adapters/index.js";
 import { anchor, describeRange, paint, textModel, fieldText } from "../../extension/lib/anchoring.js";
 import { expectedPapers, htmlDocument, loadPage } from "./helpers.js";
 

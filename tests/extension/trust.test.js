@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import { Role, mayAsk, pageSafePaper, pageSafeShared, senderRole } from "../../extension/background/trust.js";
+import { Role, contentPagesOf, mayAsk, pageSafePaper, pageSafeShared, senderRole } from "../../extension/background/trust.js";
 import { compileMatchPattern, compileMatchPatterns } from "../../extension/lib/matchpatterns.js";
 
 const manifest = JSON.parse(fs.readFileSync(new URL("../../extension/manifest.json", import.meta.url), "utf8"));
@@ -10,7 +10,7 @@ const BASE = `chrome-extension://${ID}/`;
 const identity = {
   extensionId: ID,
   extensionBase: BASE,
-  onContentPage: compileMatchPatterns(manifest.content_scripts.flatMap((cs) => cs.matches)),
+  onContentPage: contentPagesOf(manifest),
 };
 
 const contentScript = (url, extra = {}) => ({ id: ID, url, origin: new URL(url).origin, frameId: 0, tab: { id: 7 }, ...extra });
@@ -26,13 +26,13 @@ test("the extension's own pages are the extension; content scripts only on the m
 for (const [what, sender] of [
   ["another extension", { id: "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz", url: "chrome-extension://zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz/x.html" }],
   ["no sender", null],
-  ["a page the manifest does not list", contentScript("https://arxiv.org/pdf/2603.00001")],
-  ["another site", contentScript("https://evil.example/arxiv.org/abs/1")],
-  ["a look-alike host", contentScript("https://arxiv.org.evil.example/abs/1")],
-  ["plain http", contentScript("http://arxiv.org/abs/1")],
+  ["the server's own page (left out of every content script)", contentScript("http://127.0.0.1:5180/library")],
+  ["localhost", contentScript("http://localhost:5180/")],
+  ["a file", { ...contentScript("https://arxiv.org/abs/1"), url: "file:///home/x/paper.html", origin: "null" }],
+  ["an ftp page", { ...contentScript("https://arxiv.org/abs/1"), url: "ftp://arxiv.org/abs/1", origin: "null" }],
   ["a sub-frame", contentScript("https://arxiv.org/abs/1", { frameId: 4 })],
   ["no tab", contentScript("https://arxiv.org/abs/1", { tab: undefined })],
-  ["a tab now elsewhere", contentScript("https://arxiv.org/abs/1", { tab: { id: 7, url: "https://evil.example/" } })],
+  ["a tab now elsewhere", contentScript("https://arxiv.org/abs/1", { tab: { id: 7, url: "http://127.0.0.1:5180/" } })],
   ["an origin that is not the URL's", contentScript("https://arxiv.org/abs/1", { origin: "https://evil.example" })],
   ["an extension URL from another origin", { id: ID, url: `${BASE}panel/panel.html`, origin: "https://arxiv.org" }],
 ]) {

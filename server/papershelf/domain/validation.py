@@ -206,6 +206,7 @@ class PaperFieldsSchema(StrictSchema):
         validate=validate.Length(max=EXTRA_FIELDS_MAX),
         metadata={"description": "other BibTeX fields, as written (exported back)"})
     source_url = UrlField(2000)
+    pdf_url = UrlField(2000, metadata={"description": "the paper's PDF, as its page links it"})
 
     @pre_load
     def precision_from_date(self, data, **kwargs):

@@ -1,0 +1,46 @@
+/**
+ * IEEE Xplore document pages (`/document/<arnumber>`): an Angular shell whose paper is the
+ * `xplGlobal.document.metadata={…};` assignment in an inline script (title, authors with their
+ * affiliations, abstract, DOI, the venue and its numbers, the PDF's stamp page).
+ */
+
+import { bareHost, jsonAfter, scriptWith } from "../common.js";
+import { cleanAuthors, cleanDate, doiOf, pageRange, squash } from "../meta/clean.js";
+import { embeddedEntry } from "../embedded.js";
+
+const MARKER = "xplGlobal.document.metadata";
+
+/** The paper of the page's metadata blob, as a partial record. */
+export function completeFromXplore(doc) {
+  const m = jsonAfter(scriptWith(doc, MARKER), MARKER);
+  if (!m || typeof m !== "object") return null;
+  const conference = m.isConference === true || /conference/i.test(String(m.contentType || ""));
+  const venue = squash(m.publicationTitle || m.displayPublicationTitle || "") || null;
+  const authors = [].concat(m.authors || []).map((a) => (typeof a === "string" ? a : a.name || `${a.firstName || ""} ${a.lastName || ""}`));
+  return {
+    title: squash(m.formulaStrippedArticleTitle || m.title || "") || null,
+    authors: cleanAuthors(authors),
+    abstract: squash(m.abstract || ""),
+    doi: doiOf(String(m.doi || "")),
+    journal: conference ? null : venue,
+    booktitle: conference ? venue : null,
+    volume: squash(m.volume || "") || null,
+    number: squash(m.issue || "") || null,
+    pages: pageRange(m.startPage, m.endPage),
+    publisher: squash(m.publisher || "") || null,
+    published: cleanDate(m.publicationDate || m.onlineDate || ""),
+    pdf_url: m.pdfUrl || (m.articleNumber ? `/stamp/stamp.jsp?tp=&arnumber=${m.articleNumber}` : null),
+    entry_type: conference ? "inproceedings" : venue ? "article" : null,
+    affiliations: [...new Set([].concat(m.authors || []).flatMap((a) => [].concat((a && a.affiliation) || [])).map(squash).filter(Boolean))],
+  };
+}
+
+export const ieee = {
+  name: "ieee",
+  hosts: ["ieeexplore.ieee.org"],
+  match: (loc) => bareHost(loc.hostname) === "ieeexplore.ieee.org" && /^\/(?:abstract\/)?document\/\d+/.test(loc.pathname),
+  find(doc) {
+    const e = embeddedEntry(doc, completeFromXplore);
+    return e ? [e] : [];
+  },
+};
