@@ -15,7 +15,22 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 # The hosts whose fixture pages are served, and which the profile sends to loopback.
-FIXTURE_HOSTS = ("arxiv.org", "www.arxiv.org", "export.arxiv.org", "www.alphaxiv.org", "alphaxiv.org")
+_PAGES = Path(__file__).resolve().parents[1] / "fixtures" / "pages"
+
+
+def _page_hosts():
+    """The hosts of the saved real pages (tests/fixtures/pages: publishers' and listing sites'),
+    and the hostile page's, which the Firefox flows serve at their own addresses too."""
+    import json
+    from urllib.parse import urlparse
+
+    urls = [p["url"] for p in json.loads((_PAGES / "sites.json").read_text())]
+    urls += [p["url"] for p in json.loads((_PAGES / "listings" / "expected.json").read_text())]
+    return sorted({urlparse(u).hostname for u in urls} | {"papers.hostile.example", "en.wikipedia.org"})
+
+
+FIXTURE_HOSTS = ("arxiv.org", "www.arxiv.org", "export.arxiv.org", "www.alphaxiv.org", "alphaxiv.org",
+                 *(h for h in _page_hosts() if h not in ("arxiv.org", "www.arxiv.org")))
 
 
 # ---- a certificate authority of the suite's own, and the fixture hosts' certificate ----
