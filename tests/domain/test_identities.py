@@ -1,5 +1,5 @@
 """A paper's identities against the shared vectors (tests/shared/identities.json), which
-extension/lib/identities.js runs too (tests/extension/identities.test.mjs)."""
+extension/lib/identities.js runs too (tests/extension/identities.test.js)."""
 
 import json
 from pathlib import Path

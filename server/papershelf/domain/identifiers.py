@@ -149,7 +149,7 @@ def normalize_doi(value: str) -> str:
     ValueError if it is no DOI. The one DOI rule: every reader of a DOI takes it from here."""
     if not isinstance(value, str):
         raise ValueError("a DOI is a string")
-    text = unquote(doi_without_prefix(unquote(_URL_TRIM.sub("", value))))
+    text = unquote(_DOI_ANY_PREFIX.sub("", _URL_TRIM.sub("", unquote(_URL_TRIM.sub("", value)))))
     text = _URL_TRIM.sub("", text).translate(_ASCII_LOWER)  # DOIs ignore case in ASCII only
     if not (_DOI.fullmatch(text) or _SHORT_DOI.fullmatch(text)):
         raise ValueError(f"not a DOI: {value!r}")

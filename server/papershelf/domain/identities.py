@@ -22,7 +22,13 @@ A landing page and its PDF give the same identity (``/doi/pdf/…``, ``.full.pdf
 import re
 from urllib.parse import unquote, unquote_plus
 
-from papershelf.domain.identifiers import normalize_doi, normalize_url, try_arxiv_id
+from papershelf.domain.identifiers import (
+    _ASCII_LOWER,
+    _URL_TRIM,
+    normalize_doi,
+    normalize_url,
+    try_arxiv_id,
+)
 
 # Strongest first: the order ``identities_of`` answers in.
 SCHEMES = ("arxiv", "doi", "openreview", "acl", "pmid", "pmcid", "neurips", "pmlr", "cvf",
@@ -49,7 +55,8 @@ _PMLR_PATH = re.compile(
     r"/(?:proceedings/papers/)?(v[0-9]+)/([A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*?)"
     r"(?:\.html|\.pdf|/([A-Za-z0-9_-]+)\.pdf)", _A)
 _PMLR_ID = re.compile(r"(v[0-9]+)/([A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*)", _A)
-_CVF_PATH = re.compile(r"/content.*/(?:html|papers)/([A-Za-z0-9_.-]+_paper)\.(?:html|pdf)", _A)
+_CVF_PATH = re.compile(r"/content.*/(?:html|papers)/([A-Za-z0-9_.-]+_paper)\.(?:html|pdf)",
+                       _A | re.DOTALL)
 _CVF_ID = re.compile(r"[A-Za-z0-9_.-]+_paper", _A)
 _IEEE_PATH = re.compile(
     r"/(?:abstract/)?document/([0-9]{1,12})(?:/.*)?|/iel[0-9]+/[0-9]+/[0-9]+/([0-9]{1,12})\.pdf",
@@ -72,9 +79,13 @@ _ARXIV_MIRROR_PATH = re.compile(r"/(?:abs|html|pdf|papers|arxiv)/(.+?)/?", _A | 
 _PATH_DOI = re.compile(r"/(?:info:doi/|doi:)?(10\.[0-9]{4,9}/.+)", _A | re.DOTALL | re.IGNORECASE)
 _DOI_TAIL = re.compile(
     r"(?:\.full\.pdf|\.full|\.pdf|\.abstract|\.html|/(?:full|pdf|epdf|abstract|abs|fulltext|"
-    r"meta|html|summary|references|figures|authors|metrics|citations|reader))+/*$|/+$",
+    r"meta|html|summary|references|figures|authors|metrics|citations|reader))+/*\Z|/+\Z",
     _A | re.IGNORECASE)
 _QUERY_DOI_NAMES = frozenset({"doi", "id", "rft_id", "rft.doi", "articleid"})
+
+
+def _trim(value: str) -> str:
+    return _URL_TRIM.sub("", value)
 
 
 def _host_of(authority: str) -> str:
@@ -128,7 +139,7 @@ def _site(host: str, path: str, params: dict[str, str], norm: str) -> str | None
                 host != "semanticscholar.org" or path.startswith("/arxiv/")):
             return _arxiv(m[1])
         if host == "semanticscholar.org" and (m := _S2_PATH.fullmatch(path)):
-            return f"s2:{m[1].lower()}"
+            return f"s2:{m[1].translate(_ASCII_LOWER)}"
         return None
     if host == "openreview.net":
         value = params.get("id", "")
@@ -152,7 +163,7 @@ def _site(host: str, path: str, params: dict[str, str], norm: str) -> str | None
         return None
     if host in ("proceedings.neurips.cc", "papers.nips.cc", "papers.neurips.cc"):
         m = _NEURIPS_PATH.fullmatch(path)
-        return f"neurips:{m[1].lower()}" if m else None
+        return f"neurips:{m[1].translate(_ASCII_LOWER)}" if m else None
     if host in ("proceedings.mlr.press", "jmlr.org") and (m := _PMLR_PATH.fullmatch(path)):
         if host == "jmlr.org" and not path.startswith("/proceedings/papers/"):
             return None
@@ -203,8 +214,7 @@ def identities_of_url(url: str | None) -> list[str]:
         found = _path_doi(unquote(path))
         if found is None:
             for name, value in params.items():
-                if name.lower() in _QUERY_DOI_NAMES and value.lstrip().startswith(
-                        ("10.", "doi:", "info:doi/", "DOI:")):
+                if name.translate(_ASCII_LOWER) in _QUERY_DOI_NAMES:
                     if found := doi_identity(value):
                         break
     return [found or f"url:{norm}"]
@@ -223,9 +233,9 @@ def normalize_identity(value: str) -> str | None:
     ``arxiv:2603.01234v2``, ``pmcid:7092803``…) in its one form, or None when it is none."""
     if not isinstance(value, str):
         return None
-    scheme, sep, rest = value.strip().partition(":")
-    scheme = scheme.lower()
-    rest = rest.strip()
+    scheme, sep, rest = _trim(value).partition(":")
+    scheme = scheme.translate(_ASCII_LOWER)
+    rest = _trim(rest)
     if not sep or not rest:
         return None
     if scheme == "doi":
@@ -245,7 +255,8 @@ def normalize_identity(value: str) -> str | None:
         m = _PMCID.fullmatch(rest)
         return f"pmcid:PMC{int(m[1])}" if m else None
     if scheme == "neurips":
-        return f"neurips:{rest.lower()}" if _HASH32.fullmatch(rest.lower()) else None
+        rest = rest.translate(_ASCII_LOWER)
+        return f"neurips:{rest}" if _HASH32.fullmatch(rest) else None
     if scheme == "pmlr":
         return f"pmlr:{rest}" if _PMLR_ID.fullmatch(rest) else None
     if scheme == "cvf":
@@ -253,7 +264,8 @@ def normalize_identity(value: str) -> str | None:
     if scheme == "pii":
         return _pii(rest)
     if scheme == "s2":
-        return f"s2:{rest.lower()}" if _S2_ID.fullmatch(rest.lower()) else None
+        rest = rest.translate(_ASCII_LOWER)
+        return f"s2:{rest}" if _S2_ID.fullmatch(rest) else None
     return None
 
 
