@@ -199,6 +199,21 @@ def _site(host: str, path: str, params: dict[str, str], norm: str) -> str | None
     return None
 
 
+def resolver_doi(url: str | None) -> str | None:
+    """The DOI a DOI resolver's address (``https://doi.org/…``, ``http://dx.doi.org/…``) names,
+    or None: what a paper whose address is one is stored with as its DOI."""
+    try:
+        norm = normalize_url(url)
+    except ValueError:
+        return None
+    authority, path = _PARTS.fullmatch(norm).group(2, 3)
+    host = _host_of(authority)
+    if not (_DOI_HOST.fullmatch(host) or host == "hdl.handle.net"):
+        return None
+    found = doi_identity(unquote(path[1:]))
+    return found[4:] if found and found.startswith("doi:") else None
+
+
 def identities_of_url(url: str | None) -> list[str]:
     """The identities an address gives (``[]``: it is no http(s) address): the paper's id when
     the address shows it, else ``url:<normalize_url(url)>``."""
