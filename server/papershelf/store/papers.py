@@ -8,7 +8,7 @@ import json
 
 from peewee import fn
 
-from papershelf.domain.identities import identities_of
+from papershelf.domain.identities import SCHEMES, identities_of, identities_of_url
 from papershelf.store import records
 from papershelf.store.db import db, in_list, is_postgres, is_sqlite
 from papershelf.store.models import Paper
@@ -143,9 +143,14 @@ def identity_key(identity: str) -> str:
 
 def identities_of_fields(*, url=None, source_url=None, doi=None, arxiv_id=None,
                          pdf_url=None) -> list[str]:
-    """A paper's identities from its stored fields, strongest first."""
-    return identities_of(url=url, doi=doi, arxiv_id=arxiv_id, pdf_url=pdf_url,
-                         extra_urls=(source_url,) if source_url else ())
+    """A paper's identities from its stored fields, strongest first. The page it was saved from
+    counts only when it names the paper (its PDF, a mirror): a listing page's address is every
+    paper's that was saved from it, no identity of one."""
+    found = identities_of(url=url, doi=doi, arxiv_id=arxiv_id, pdf_url=pdf_url)
+    if source_url:
+        found += [i for i in identities_of_url(source_url)
+                  if not i.startswith("url:") and i not in found]
+    return sorted(found, key=lambda i: SCHEMES.index(i.partition(":")[0]))
 
 
 def add_identities(rows) -> None:
