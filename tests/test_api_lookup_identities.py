@@ -208,3 +208,17 @@ def test_a_version_10_store_gains_identities_of_its_papers_and_the_migration_run
     found = again.test_client().post("/api/papers/lookup", headers=headers,
                                      json={"urls": [ACM_PDF]}).json
     assert found["papers"][ACM_PDF]["id"] == landing["id"]
+
+
+def test_papers_saved_from_one_listing_stay_apart(client, alice):
+    listing = "https://scholar.google.com/scholar?q=parrots"
+    one = _save(client, alice, title="First result", url="https://example.org/a",
+                source_url=listing).json
+    two = _save(client, alice, title="Second result", url="https://example.org/b",
+                source_url=listing).json
+    assert one["id"] != two["id"]
+    assert _lookup(client, alice, urls=[listing])["papers"] == {}
+    # a page saved without an address of its own is known by the page it was saved from
+    bare = _save(client, alice, title="A page", source_url="https://example.org/c").json
+    found = _lookup(client, alice, urls=["https://example.org/c"])
+    assert found["papers"]["https://example.org/c"]["id"] == bare["id"]

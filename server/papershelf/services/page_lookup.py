@@ -42,7 +42,9 @@ class _Asked:
     @staticmethod
     def also(where: dict, value: str, norm: str | None, raw: str) -> None:
         keys = where.setdefault(value, [])
-        keys += [k for k in (norm, raw) if k and k not in keys]
+        for key in (norm, raw):
+            if key and key not in keys:
+                keys.append(key)
 
 
 def _asked(arxiv_ids: list[str], urls: list[str], ids: list[str]) -> _Asked:

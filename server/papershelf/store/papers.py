@@ -144,8 +144,10 @@ def identity_key(identity: str) -> str:
 def identities_of_fields(*, url=None, source_url=None, doi=None, arxiv_id=None,
                          pdf_url=None) -> list[str]:
     """A paper's identities from its stored fields, strongest first. The page it was saved from
-    counts only when it names the paper (its PDF, a mirror): a listing page's address is every
-    paper's that was saved from it, no identity of one."""
+    counts only when it names the paper (its PDF, a mirror) or the paper has no address of its
+    own: a listing page's address is every paper's that was saved from it, no identity of one."""
+    if not url:
+        url, source_url = source_url, None
     found = identities_of(url=url, doi=doi, arxiv_id=arxiv_id, pdf_url=pdf_url)
     if source_url:
         found += [i for i in identities_of_url(source_url)
