@@ -205,9 +205,17 @@ def _host(authority: str, scheme: str) -> str | None:
     return host if number in (0, _DEFAULT_PORTS.get(scheme)) else f"{host}:{number}"
 
 
+# A query already in its canonical form: pairs of characters a form never escapes, no tracking.
+_PLAIN_QUERY = re.compile(r"[A-Za-z0-9_.~-]+=[A-Za-z0-9_.~-]*(?:&[A-Za-z0-9_.~-]+=[A-Za-z0-9_.~-]*)*")
+_TRACKING_PAIR = re.compile(r"(?:^|&)(?:utm_[a-z]+|fbclid|gclid|ref_src)=",
+                            re.ASCII | re.IGNORECASE)
+
+
 def _query(query: str) -> str:
     """A query's ``name=value`` pairs as a form encodes them (UTF-8, a space as ``+``), in their
     order, without the empty and the tracking ones."""
+    if _PLAIN_QUERY.fullmatch(query) and not _TRACKING_PAIR.search(query):
+        return query  # what the rule would write again (a page lookup sends hundreds)
     pairs = []
     for piece in query.split("&"):
         if piece:

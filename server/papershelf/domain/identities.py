@@ -217,10 +217,16 @@ def resolver_doi(url: str | None) -> str | None:
 def identities_of_url(url: str | None) -> list[str]:
     """The identities an address gives (``[]``: it is no http(s) address): the paper's id when
     the address shows it, else ``url:<normalize_url(url)>``."""
+    found = url_identity(url)
+    return [found[1]] if found else []
+
+
+def url_identity(url: str | None) -> tuple[str, str] | None:
+    """``(normalize_url(url), its identity)``, or None when it is no http(s) address."""
     try:
         norm = normalize_url(url)
     except ValueError:
-        return []
+        return None
     scheme, authority, path, query = _PARTS.fullmatch(norm).groups()
     host = _host_of(authority)
     params = _params(query or "")
@@ -232,7 +238,7 @@ def identities_of_url(url: str | None) -> list[str]:
                 if name.translate(_ASCII_LOWER) in _QUERY_DOI_NAMES:
                     if found := doi_identity(value):
                         break
-    return [found or f"url:{norm}"]
+    return norm, found or f"url:{norm}"
 
 
 def acl_identity(value: str) -> str | None:

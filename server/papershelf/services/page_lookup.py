@@ -53,17 +53,15 @@ def _asked(arxiv_ids: list[str], urls: list[str], ids: list[str]) -> _Asked:
         norm = identifiers.try_arxiv_id(raw)
         asked.add(f"arxiv:{norm}" if norm else None, norm, raw)
     for raw in urls:
-        norm = identifiers.try_arxiv_id(raw)
-        if norm is not None:  # an arXiv address stands for its id
-            asked.add(f"arxiv:{norm}", norm, raw)
-            continue
-        found = identities.identities_of_url(raw)
-        if not found:
-            asked.add(None, None, raw)
-            continue
-        norm = identifiers.normalize_url(raw)
-        asked.add(found[0], norm, raw)
-        asked.also(asked.urls, norm, norm, raw)  # group shelves find shared papers by URL
+        found = identities.url_identity(raw)
+        if found is None:  # no address; a bare arXiv id, as pages sent them
+            norm = identifiers.try_arxiv_id(raw)
+            asked.add(f"arxiv:{norm}" if norm else None, norm, raw)
+        elif found[1].startswith("arxiv:"):  # an arXiv address stands for its id
+            asked.add(found[1], found[1][6:], raw)
+        else:
+            asked.add(found[1], found[0], raw)
+            asked.also(asked.urls, found[0], found[0], raw)  # group shelves find them by URL
     for raw in ids:
         identity = identities.normalize_identity(raw)
         asked.add(identity, identity, raw)

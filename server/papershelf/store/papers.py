@@ -198,8 +198,8 @@ def lookup_rows(user_id: int, found: list[str]) -> list[tuple]:
     """The user's papers known by one of the identities ``found``: rows of ``LOOKUP_COLUMNS``
     followed by the identities they matched (keyed, ``identity_key``), then their tags, notes
     and highlights. PostgreSQL answers all of it in one query (each round trip cost
-    milliseconds); SQLite, in process, in one query for the matches and the papers and one each
-    for their tags, notes and highlights."""
+    milliseconds); SQLite, in process, in one query for the papers matched and one each for
+    their tags, notes and highlights."""
     p = db.param
     keys = list(dict.fromkeys(identity_key(i) for i in found))
     if not keys:
@@ -216,15 +216,15 @@ def lookup_rows(user_id: int, found: list[str]) -> list[tuple]:
             f" SELECT p.*, {children} FROM p {joins} ORDER BY p.id",
             [user_id, *params, user_id]).fetchall()
     matched: dict[int, list[str]] = {}
-    for paper_id, key in db.execute_sql(matches, [user_id, *params]).fetchall():
-        matched.setdefault(paper_id, []).append(key)
-    if not matched:
-        return []
-    ids = sorted(matched)
-    in_ids, id_params = in_list("id", ids)
-    rows = db.execute_sql(f"SELECT {LOOKUP_COLUMNS} FROM paper WHERE user_id = {p} AND {in_ids}"
-                          " ORDER BY id", [user_id, *id_params]).fetchall()
-    ids = [r[0] for r in rows]
+    rows = {}
+    for *row, key in db.execute_sql(
+            f"SELECT {columns}, pi.identity FROM paper_identity pi JOIN paper"
+            f" ON paper.id = pi.paper_id WHERE pi.user_id = {p} AND pi.{where}",
+            [user_id, *params]).fetchall():
+        rows.setdefault(row[0], row)
+        matched.setdefault(row[0], []).append(key)
+    ids = sorted(rows)
+    rows = [rows[i] for i in ids]
     tags = records.tags_by_paper(ids)
     notes = records.notes_by_paper(ids)
     highlights = records.highlights_by_paper(ids)
