@@ -64,8 +64,9 @@ def _candidates(user: User, data: dict, keys: tuple) -> list[tuple[str, int, str
 
 def _by_identity(user: User, data: dict, *, title_must_fit: bool) -> Paper | None:
     """The saved paper sharing the strongest of ``data``'s identities: of several, the oldest
-    whose title fits (an arXiv id needs no title); else, unless ``title_must_fit``, the first.
-    A paper with another arXiv id is never the one."""
+    whose title fits (an arXiv id needs no title); else, unless ``title_must_fit``, the first
+    that shares more than an address (``url:``: a page many papers were saved from). A paper
+    with another arXiv id is never the one."""
     wanted = identities_of_data(data)
     matches = queries.papers_with_identities(user.id, wanted)
     if not matches:
@@ -84,7 +85,8 @@ def _by_identity(user: User, data: dict, *, title_must_fit: bool) -> Paper | Non
     for n, pid in ordered:
         if wanted[n].startswith("arxiv:") or titles_compatible(rows[pid].title, data.get("title")):
             return Paper.get_by_id(pid)
-    return None if title_must_fit or not ordered else Paper.get_by_id(ordered[0][1])
+    strong = [pid for n, pid in ordered if not wanted[n].startswith("url:")]
+    return None if title_must_fit or not strong else Paper.get_by_id(strong[0])
 
 
 def find_existing(user: User, data: dict) -> Paper | None:
