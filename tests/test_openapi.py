@@ -34,3 +34,18 @@ def test_request_bodies_come_from_the_marshmallow_schemas(client):
     assert schema["additionalProperties"] is False
     errors = spec["paths"]["/api/papers"]["post"]["responses"]["422"]
     assert errors["content"]["application/json"]["schema"]["$ref"].endswith("/Error")
+
+
+def test_identities_are_described(client):
+    spec = client.get("/api/openapi.json").json
+    schemas = spec["components"]["schemas"]
+
+    def body(path):
+        content = spec["paths"][path]["post"]["requestBody"]["content"]["application/json"]
+        return schemas[content["schema"]["$ref"].rsplit("/", 1)[1]]
+
+    ids = body("/api/papers/lookup")["properties"]["ids"]
+    assert ids["type"] == "array" and ids["maxItems"] == 1000
+    assert "doi:" in ids["description"] and "as asked" in ids["description"]
+    assert "pdf_url" in body("/api/papers")["properties"]
+    assert "pdf_url" in schemas["Paper"]["properties"]

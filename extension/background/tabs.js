@@ -4,7 +4,10 @@
  * PDF, the HTML view, an alphaXiv paper page) is saved from its URL alone, and the server titles
  * the paper from arXiv; any other page is read by the content script's own readers
  * (lib/adapters/: embedded metadata and the site adapters), loaded into the tab with activeTab
- * (granted by the click on the toolbar button, for that tab only).
+ * (granted by the click on the toolbar button, for that tab only). A tab no script can read (a
+ * PDF of a known site: ACM's /doi/pdf/…, OpenReview's pdf?id=, IEEE's stamp.jsp…) is saved from
+ * the identity its address gives (lib/identities.js), and the server merges it into the paper
+ * its landing page saved.
  *
  * Also the toolbar badge of a private page (outside the named sites): the one place, besides the
  * notes panel, where that page's paper shows as saved.
@@ -12,6 +15,7 @@
 
 import { marksInPage, paperFromUrl } from "../lib/adapters/index.js";
 import { arxivAbsUrl, paperKey } from "../lib/ids.js";
+import { identitiesOfUrl } from "../lib/identities.js";
 import { MessageType } from "../lib/messages.js";
 import { pdfOfReaderUrl } from "../lib/pdf.js";
 import { ItemKind } from "./sender.js";
@@ -43,6 +47,30 @@ export function savePayloadFromUrl(url) {
   return paper;
 }
 
+const PDF_PATH = /\.pdf$|\/(?:e?pdf|pdfdirect|pdfft|stamp\.jsp|getPDF\.jsp)(?:\/|$)|^\/pdf$|^\/attachment$/i;
+
+/** Whether an address is a paper's PDF rather than its landing page (as the sites write them). */
+export function looksLikePdf(url) {
+  try {
+    return PDF_PATH.test(new URL(url).pathname);
+  } catch {
+    return false;
+  }
+}
+
+/** The body that saves the paper a known site's address names (its DOI, OpenReview or ACL id,
+ * IEEE arnumber, PII…), with the identity it is known by; null when the address names no paper
+ * (it would give only url:). `title`: the tab's, else the identity (the server keeps a better one
+ * a page gave). */
+export function savePayloadFromIdentity(url, title) {
+  const [identity] = identitiesOfUrl(url || "");
+  if (!identity || identity.startsWith("url:")) return null;
+  const paper = { title: (title || "").trim() || identity, url };
+  if (identity.startsWith("doi:")) paper.doi = identity.slice(4);
+  if (looksLikePdf(url)) paper.pdf_url = url;
+  return { paper, identity };
+}
+
 /**
  * "Save this page" and the keyboard command: the focused paper of a page the content script
  * knows; else the paper an arXiv or alphaXiv URL names (a PDF tab, where no content script runs);
@@ -70,10 +98,26 @@ export async function saveTab(tab) {
     const r = await sendOrQueue(ItemKind.SAVE, { paper: fromUrl }, saveDedupeKey(paperKey(fromUrl)));
     return { ...r, via: "url" };
   }
-  if (url !== (tab.url || "")) throw new Error("Save this PDF with the reader's own Save button.");
-  const [injection] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: readPageInTab });
-  const paper = injection && injection.result;
-  if (!paper) throw new Error("This page describes no paper: nothing to save.");
+  const inReader = url !== (tab.url || "");
+  let paper = null;
+  if (!inReader) {
+    try {
+      const [injection] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: readPageInTab });
+      paper = injection && injection.result;
+    } catch {
+      // a PDF viewer or another page no script runs in: its address alone
+    }
+  }
+  if (!paper) {
+    const fromIdentity = savePayloadFromIdentity(url, inReader ? "" : tab.title);
+    if (!fromIdentity) {
+      if (inReader) throw new Error("Save this PDF with the reader's own Save button.");
+      throw new Error("This page describes no paper: nothing to save.");
+    }
+    const r = await sendOrQueue(ItemKind.SAVE, { paper: fromIdentity.paper }, saveDedupeKey(fromIdentity.identity));
+    if (r.paper && !marksInPage(tab.url || "")) await showSavedState(tab.id, true);
+    return { ...r, via: "identity" };
+  }
   // Queued under the key the page knows the paper by, as a page's own save is.
   const r = await sendOrQueue(ItemKind.SAVE, { paper }, saveDedupeKey(paperKey(paper)));
   if (r.paper && !marksInPage(tab.url || "")) await showSavedState(tab.id, true);

@@ -44,10 +44,14 @@ _DOI_PREFIX = re.compile(f"^(?:https?://(?:dx\\.)?doi\\.org/|doi:{_SPACE}*)", re
 # What files write before a DOI: any DOI resolver's address (doi.org, dx.doi.org, doi.acm.org,
 # doi.ieeecomputersociety.org…), "doi:", "DOI ", "info:doi/", "urn:doi:".
 _DOI_ANY_PREFIX = re.compile(
-    r"^(?:(?:https?://)?(?:[a-z0-9-]+\.)*doi(?:\.[a-z0-9-]+)*\.[a-z]+/+|info:doi/|urn:doi:|doi:?\s*)",
+    r"^(?:(?:https?://)?(?:[a-z0-9-]+\.)*doi(?:\.[a-z0-9-]+)*\.[a-z]+/+|info:doi/|urn:doi:"
+    r"|doi:?[ \t\n\r\f\v]*)",
     re.ASCII | re.IGNORECASE)
-_DOI = re.compile(r"^10\.\d{4,9}/\S+$")
-_SHORT_DOI = re.compile(r"^10/[a-z0-9]+$")  # shortDOI (https://shortdoi.org): 10/fqd6hj
+# The rule extension/lib/identities.js normalizeDoi follows too (tests/shared/identities.json):
+# ASCII digits; no space (as _URL_SPACE has them) inside.
+_DOI = re.compile("10\\.[0-9]{4,9}/[^\x00-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f"
+                  "\u205f\u3000\ufeff]+")
+_SHORT_DOI = re.compile(r"10/[a-z0-9]+", re.ASCII)  # shortDOI (https://shortdoi.org): 10/fqd6hj
 _ARXIV_DOI = re.compile(r"10\.48550/arxiv\.(?P<id>.+)", re.ASCII | re.IGNORECASE | re.DOTALL)
 
 
@@ -145,8 +149,9 @@ def normalize_doi(value: str) -> str:
     ValueError if it is no DOI. The one DOI rule: every reader of a DOI takes it from here."""
     if not isinstance(value, str):
         raise ValueError("a DOI is a string")
-    text = unquote(doi_without_prefix(unquote(value.strip()))).strip().lower()
-    if not (_DOI.match(text) or _SHORT_DOI.match(text)):
+    text = unquote(_DOI_ANY_PREFIX.sub("", _URL_TRIM.sub("", unquote(_URL_TRIM.sub("", value)))))
+    text = _URL_TRIM.sub("", text).translate(_ASCII_LOWER)  # DOIs ignore case in ASCII only
+    if not (_DOI.fullmatch(text) or _SHORT_DOI.fullmatch(text)):
         raise ValueError(f"not a DOI: {value!r}")
     return text
 
@@ -200,9 +205,17 @@ def _host(authority: str, scheme: str) -> str | None:
     return host if number in (0, _DEFAULT_PORTS.get(scheme)) else f"{host}:{number}"
 
 
+# A query already in its canonical form: pairs of characters a form never escapes, no tracking.
+_PLAIN_QUERY = re.compile(r"[A-Za-z0-9_.~-]+=[A-Za-z0-9_.~-]*(?:&[A-Za-z0-9_.~-]+=[A-Za-z0-9_.~-]*)*")
+_TRACKING_PAIR = re.compile(r"(?:^|&)(?:utm_[a-z]+|fbclid|gclid|ref_src)=",
+                            re.ASCII | re.IGNORECASE)
+
+
 def _query(query: str) -> str:
     """A query's ``name=value`` pairs as a form encodes them (UTF-8, a space as ``+``), in their
     order, without the empty and the tracking ones."""
+    if _PLAIN_QUERY.fullmatch(query) and not _TRACKING_PAIR.search(query):
+        return query  # what the rule would write again (a page lookup sends hundreds)
     pairs = []
     for piece in query.split("&"):
         if piece:

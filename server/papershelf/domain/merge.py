@@ -18,7 +18,7 @@ PAGE_FIELDS = (
     "arxiv_id", "arxiv_version", "doi", "url", "title", "authors", "authors_more", "abstract",
     "published", "published_precision", "affiliations", "topics", "primary_category",
     "categories", "journal_ref", "comments", "entry_type", "journal", "booktitle", "volume",
-    "number", "pages", "publisher", "edition", "editors", "extra", "source_url",
+    "number", "pages", "publisher", "edition", "editors", "extra", "source_url", "pdf_url",
 )
 # What makes two saves the same paper, in the order they are matched.
 IDENTITY_FIELDS = ("arxiv_id", "doi", "url")

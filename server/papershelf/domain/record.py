@@ -45,6 +45,7 @@ PAPER_RECORD = {
     # fingerprint of the values they were read as]}): written back verbatim while those stand
     "verbatim": {},
     "source_url": None,
+    "pdf_url": None,
     "citation_key": None,
     "citation_key_pinned": False,
     "citation_key_fixed": False,

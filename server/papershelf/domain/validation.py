@@ -206,7 +206,8 @@ class PaperFieldsSchema(StrictSchema):
         validate=validate.Length(max=EXTRA_FIELDS_MAX),
         metadata={"description": "other BibTeX fields, as written (exported back)"})
     source_url = UrlField(2000)
-    pdf_url = UrlField(2000, metadata={"description": "the paper's PDF, as its page links it"})
+    pdf_url = UrlField(2000, metadata={
+        "description": "the paper's PDF, as the page links it: the paper is known by it too"})
 
     @pre_load
     def precision_from_date(self, data, **kwargs):

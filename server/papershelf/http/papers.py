@@ -55,7 +55,8 @@ def list_papers():
      responses={200: LookupResultSchema})
 def lookup():
     data = json_body(LOOKUP_SCHEMA)
-    return page_lookup.saved_papers_on_page(current_user(), data["arxiv_ids"], data["urls"])
+    return page_lookup.saved_papers_on_page(current_user(), data["arxiv_ids"], data["urls"],
+                                            data["ids"])
 
 
 @bp.get("/papers/<id:paper_id>")

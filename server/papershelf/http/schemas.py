@@ -28,10 +28,15 @@ class LookupSchema(StrictSchema):
                             load_default=list, validate=validate.Length(max=LOOKUP_MAX))
     urls = fields.List(fields.String(validate=validate.Length(max=2000)),
                        load_default=list, validate=validate.Length(max=LOOKUP_MAX))
+    ids = fields.List(fields.String(validate=validate.Length(max=2100)),
+                      load_default=list, validate=validate.Length(max=LOOKUP_MAX), metadata={
+        "description": "identities (doi:…, arxiv:…, openreview:…, acl:…, pmid:…, pmcid:…, "
+                       "neurips:…, pmlr:…, cvf:…, ieee:…, pii:…, s2:…, url:…): any identity of "
+                       "a saved paper finds it, answered under the key as asked"})
 
     @validates_schema
     def total(self, data, **kwargs):
-        if len(data.get("arxiv_ids", [])) + len(data.get("urls", [])) > LOOKUP_MAX:
+        if sum(len(data.get(k, [])) for k in ("arxiv_ids", "urls", "ids")) > LOOKUP_MAX:
             raise ValidationError(f"at most {LOOKUP_MAX} ids and urls in one lookup", "_schema")
 
 
@@ -117,6 +122,8 @@ class PaperSchema(Schema):
         "description": "fields as an imported file wrote them, with a fingerprint of the values "
                        "they were read as: written back verbatim while those values stand"})
     source_url = fields.String(allow_none=True)
+    pdf_url = fields.String(allow_none=True, metadata={
+        "description": "the paper's PDF, as the page it was saved from links it"})
     citation_key = fields.String()
     citation_key_pinned = fields.Boolean(dump_only=True, metadata={
         "description": "the user set the key (an edit, or the key of an imported file)"})

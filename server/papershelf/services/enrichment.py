@@ -37,6 +37,7 @@ from papershelf.domain.record import is_provisional_title
 from papershelf.services import citekeys, search
 from papershelf.settings import default, enrichment_enabled
 from papershelf.store import locks
+from papershelf.store import papers as paper_queries
 from papershelf.store.db import let_other_writers_in, skip_locked, write
 from papershelf.store.models import Paper, User, utcnow
 
@@ -360,12 +361,16 @@ def _apply(claimed: list[tuple[int, str]], outcome, cfg: dict, result: BatchResu
                 if paper.enrichment != "pending":
                     continue
                 before = {name: getattr(paper, name) for name in TEXT_FIELDS}
+                doi = paper.doi
                 _apply_to(paper, chunk[paper.id], outcome, cfg, utcnow(), counts)
                 if paper.enrichment != "pending":  # arXiv answered: a provisional key settles
                     if paper.user_id not in formulas:
                         formulas[paper.user_id] = User.get_by_id(paper.user_id).citekey_format
                     citekeys.settle(paper, formulas[paper.user_id])
                 paper.save()
+                if paper.doi != doi:  # arXiv gave the published version's DOI: known by it too
+                    paper_queries.add_identities([(paper.id, paper.user_id,
+                                                   paper_queries.identities_of_fields(doi=paper.doi))])
                 if any(getattr(paper, name) != value for name, value in before.items()):
                     search.reindex(paper)
             return counts

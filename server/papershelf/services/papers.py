@@ -1,10 +1,14 @@
 """Papers: save from a page (idempotent, merging into the saved paper it is), find the same
 work (for imports), read one, edit, delete, and set its tags. Listing and search are
-``listing``'s; a page's lookup is ``page_lookup``'s."""
+``listing``'s; a page's lookup is ``page_lookup``'s.
+
+A paper is known by each of its identities (``domain.identities``: its DOI, arXiv id, the
+site's own id that its landing page and its PDF both show, else its URLs), stored with it on
+every save and edit: a save whose identity matches a stored paper merges into that paper."""
 
 from peewee import IntegrityError
 
-from papershelf.domain import identifiers
+from papershelf.domain import identifiers, identities
 from papershelf.domain.errors import Conflict, Invalid, NotFound
 from papershelf.domain.merge import (
     IDENTITY_FIELDS,
@@ -34,26 +38,64 @@ def paper_detail(paper: Paper) -> dict:
     return records.paper_records([paper])[0]
 
 
+def identities_of_data(data) -> list[str]:
+    """The identities of a paper's fields (a save's body, or a stored paper), strongest first."""
+    get = data.get if isinstance(data, dict) else lambda k: getattr(data, k, None)
+    return queries.identities_of_fields(url=get("url"), source_url=get("source_url"),
+                                        doi=get("doi"), arxiv_id=get("arxiv_id"),
+                                        pdf_url=get("pdf_url"))
+
+
 def _candidates(user: User, data: dict, keys: tuple) -> list[tuple[str, int, str]]:
     """The user's papers sharing one of ``keys`` with ``data``: ``(key, id, title)``, by the
     first key they share in the order of ``keys``, then oldest first."""
     keys = [k for k in keys if data.get(k)]
+    if not data.get("arxiv_id"):
+        wanted = identities_of_data(data)
+        if wanted:  # saves of one paper by any of its forms take turns
+            queries.lock_identity(user.id, wanted[0])
     if not keys:
         return []
-    if not data.get("arxiv_id") and (data.get("doi") or data.get("url")):
-        queries.lock_identity(user.id, data.get("doi") or data.get("url"))
     rows = queries.rows_with_any(user.id, {k: data[k] for k in keys})
     found = [(next(k for i, k in enumerate(keys) if row[i + 2] == data[k]), row[0], row[1])
              for row in rows]
     return sorted(found, key=lambda c: (keys.index(c[0]), c[1]))
 
 
+def _by_identity(user: User, data: dict, *, title_must_fit: bool) -> Paper | None:
+    """The saved paper sharing the strongest of ``data``'s identities: of several, the oldest
+    whose title fits (an arXiv id needs no title); else, unless ``title_must_fit``, the first
+    that shares more than an address (``url:``: a page many papers were saved from). A paper
+    with another arXiv id is never the one."""
+    wanted = identities_of_data(data)
+    matches = queries.papers_with_identities(user.id, wanted)
+    if not matches:
+        return None
+    rank = {identity: n for n, identity in enumerate(wanted)}
+    best: dict[int, int] = {}
+    for paper_id, identity in matches:
+        best[paper_id] = min(best.get(paper_id, len(rank)), rank.get(identity, len(rank)))
+    rows = {r.id: r for r in Paper.select(Paper.id, Paper.title, Paper.arxiv_id)
+            .where(Paper.id.in_(list(best)))}
+    arxiv_id = data.get("arxiv_id")
+    ordered = [(best[pid], pid) for pid in sorted(best)
+               if pid in rows and not (arxiv_id and rows[pid].arxiv_id
+                                       and rows[pid].arxiv_id != arxiv_id)]
+    ordered.sort()
+    for n, pid in ordered:
+        if wanted[n].startswith("arxiv:") or titles_compatible(rows[pid].title, data.get("title")):
+            return Paper.get_by_id(pid)
+    strong = [pid for n, pid in ordered if not wanted[n].startswith("url:")]
+    return None if title_must_fit or not strong else Paper.get_by_id(strong[0])
+
+
 def find_existing(user: User, data: dict) -> Paper | None:
     """The saved paper this page save is about: by client_id, then arXiv id, then DOI, then URL
-    (of several papers sharing a DOI or URL, the first whose title fits)."""
+    (of several papers sharing a DOI or URL, the first whose title fits), then any of its
+    identities (a landing page's paper saved again from its PDF)."""
     found = _candidates(user, data, ("client_id",) + IDENTITY_FIELDS)
     if not found:
-        return None
+        return _by_identity(user, data, title_must_fit=False)
     best = found[0]
     if best[0] in ("doi", "url"):
         best = next((c for c in found if c[0] == best[0]
@@ -67,12 +109,17 @@ def find_same_work(user: User, data: dict) -> Paper | None:
     for key, paper_id, title in _candidates(user, data, IDENTITY_FIELDS):
         if key == "arxiv_id" or titles_compatible(title, data.get("title")):
             return Paper.get_by_id(paper_id)
-    return None
+    return _by_identity(user, data, title_must_fit=True)
 
 
 def _default_url(data: dict) -> None:
     if data.get("arxiv_id") and not data.get("url"):
         data["url"] = identifiers.arxiv_abs_url(data["arxiv_id"])
+    if not data.get("doi"):  # a DOI written as its resolver's address is the DOI
+        doi = identities.resolver_doi(data.get("url")) or identities.resolver_doi(
+            data.get("pdf_url"))
+        if doi:
+            data["doi"] = doi
 
 
 def set_tags(paper: Paper, names: list[str]) -> None:
@@ -138,6 +185,9 @@ def _save(user, data, fields, tags, enrich, find) -> tuple[Paper, bool]:
             paper.updated_at = utcnow()
             paper.save()
             search.reindex(paper)
+        # What this save knew it by finds it from now on, as what it was known by does.
+        queries.add_identities([(paper.id, user.id, identities_of_data(paper)
+                                 + identities_of_data(data))])
         return paper, False
     if not fields.get("title"):  # saved from its arXiv id alone: arXiv's answer titles it
         fields["title"] = provisional_title(fields["arxiv_id"])
@@ -148,11 +198,15 @@ def _save(user, data, fields, tags, enrich, find) -> tuple[Paper, bool]:
         enrichment.mark_queued(paper, now)
     paper.citation_key, paper.citation_key_fixed = citekeys.new_key(user, fields, paper.enrichment)
     paper = queries.insert_paper(paper)
+    queries.add_identities([(paper.id, user.id, identities_of_data(paper))])
     if tags:
         set_tags(paper, tags)
     search.index_new(paper, tags or [])
     paper.fresh_tags = list(tags or [])
     return paper, True
+
+
+_IDENTITY_SOURCES = {"url", "source_url", "doi", "arxiv_id", "pdf_url"}
 
 
 def update_paper(user: User, paper_id: int, data: dict, *, enrich: bool = False) -> Paper:
@@ -217,6 +271,8 @@ def _update_paper(user: User, paper_id: int, data: dict, enrich: bool) -> Paper:
     paper.updated_at = utcnow()
     paper.save()
     search.reindex(paper)
+    if _IDENTITY_SOURCES & set(data):  # the person's fields say who the paper is now
+        queries.replace_identities(user.id, paper.id, identities_of_data(paper))
     return paper
 
 

@@ -9,12 +9,12 @@ import logging
 import string
 from collections import defaultdict
 
-from papershelf.store import models
+from papershelf.store import models, papers
 from papershelf.store.db import StoreError, db, is_postgres, is_sqlite
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 SCHEMA_LOCK_KEY = 0x7061706572736863  # a single-key advisory lock, apart from every other
 
 
@@ -163,6 +163,21 @@ def _pdf_highlights() -> None:
         db.execute_sql("ALTER TABLE highlight ADD COLUMN page INTEGER")
 
 
+def _paper_identities() -> None:
+    """A paper's PDF address; its identities (``domain.identities``), derived for every stored
+    paper from its url, source_url, DOI and arXiv id. Idempotent."""
+    if "pdf_url" not in {c.name for c in db.get_columns("paper")}:
+        db.execute_sql("ALTER TABLE paper ADD COLUMN pdf_url VARCHAR(2000)")
+    db.create_tables([models.PaperIdentity], safe=True)
+    rows = db.execute_sql(
+        "SELECT id, user_id, url, source_url, doi, arxiv_id, pdf_url FROM paper ORDER BY id"
+    ).fetchall()
+    for i in range(0, len(rows), 500):
+        papers.add_identities([(paper_id, user_id, papers.identities_of_fields(
+            url=url, source_url=source_url, doi=doi, arxiv_id=arxiv_id, pdf_url=pdf_url))
+            for paper_id, user_id, url, source_url, doi, arxiv_id, pdf_url in rows[i:i + 500]])
+
+
 MIGRATIONS: dict = {
     # 2: PostgreSQL search documents stored inline (rows move as they are next written).
     2: _search_documents_inline,
@@ -183,6 +198,8 @@ MIGRATIONS: dict = {
     9: _shelf_pages,
     # 10: a PDF highlight's page.
     10: _pdf_highlights,
+    # 11: a paper's identities (any finds it: a landing page, its PDF, its DOI); its PDF address.
+    11: _paper_identities,
 }
 
 

@@ -90,6 +90,7 @@ class Paper(BaseModel):
     extra = JSONField(default=dict)  # an imported entry's other fields, as written
     verbatim = JSONField(default=dict)  # fields as an imported file wrote them, with fingerprints
     source_url = CharField(max_length=2000, null=True)
+    pdf_url = CharField(max_length=2000, null=True)  # the PDF the page it was saved from links
     citation_key = CharField(max_length=200)
     citation_key_pinned = BooleanField(default=False)  # the user set it
     citation_key_fixed = BooleanField(default=False)  # pinned, complete or exported: never moves
@@ -121,6 +122,19 @@ class Paper(BaseModel):
 CITATION_KEY_INDEX = "paper_user_id_citation_key_nocase"
 Paper.add_index(Paper.index(Paper.user, fn.LOWER(Paper.citation_key), unique=True,
                             name=CITATION_KEY_INDEX))
+
+
+class PaperIdentity(BaseModel):
+    """One of a paper's identities (``domain.identities``: ``doi:…``, ``arxiv:…``, ``url:…``),
+    as stored (``store.papers.identity_key``): any of them finds the paper. Works may share one
+    (a book's chapters share its DOI), so (user, identity) is not unique."""
+
+    user = ForeignKeyField(User, on_delete="CASCADE", index=False)
+    paper = ForeignKeyField(Paper, backref="identities", on_delete="CASCADE", index=False)
+    identity = CharField(max_length=600)
+
+    class Meta:
+        indexes = ((("user", "identity"), False), (("paper", "identity"), True))
 
 
 class Tag(BaseModel):
@@ -255,5 +269,5 @@ class ArxivClock(BaseModel):
     next_at = DateTimeField()
 
 
-ALL_MODELS = [User, ApiToken, Paper, Tag, PaperTag, Note, Highlight, Feed, Group, GroupMember,
+ALL_MODELS = [User, ApiToken, Paper, PaperIdentity, Tag, PaperTag, Note, Highlight, Feed, Group, GroupMember,
               PaperShare, ArxivClock, WebSession, AuthFailure]

@@ -3,10 +3,12 @@
 Saves are the hot path: these are plain SQL built once, not peewee's per-call generation.
 """
 
+import hashlib
 import json
 
 from peewee import fn
 
+from papershelf.domain.identities import SCHEMES, identities_of, identities_of_url
 from papershelf.store import records
 from papershelf.store.db import db, in_list, is_postgres, is_sqlite
 from papershelf.store.models import Paper
@@ -124,31 +126,106 @@ def has_topic(topic: str):
     return position(fn.LOWER(Paper.topics), needle) > 0
 
 
+# An identity longer than this (in UTF-8) is stored as its SHA-256: an index entry has a size
+# limit on PostgreSQL, and a URL may be 2,000 characters of any script.
+IDENTITY_STORED_MAX = 500
+_IDENTITY_BATCH = 300  # rows per INSERT: 900 parameters, under SQLite's oldest limit
+
+
+def identity_key(identity: str) -> str:
+    """An identity as the store keeps it and is asked for it: itself, or ``sha256:<hex>``."""
+    if len(identity) * 4 <= IDENTITY_STORED_MAX:
+        return identity
+    data = identity.encode("utf-8", "surrogatepass")
+    return identity if len(data) <= IDENTITY_STORED_MAX else (
+        "sha256:" + hashlib.sha256(data).hexdigest())
+
+
+def identities_of_fields(*, url=None, source_url=None, doi=None, arxiv_id=None,
+                         pdf_url=None) -> list[str]:
+    """A paper's identities from its stored fields, strongest first. The page it was saved from
+    counts only when it names the paper (its PDF, a mirror) or the paper has no address of its
+    own: a listing page's address is every paper's that was saved from it, no identity of one."""
+    if not url:
+        url, source_url = source_url, None
+    found = identities_of(url=url, doi=doi, arxiv_id=arxiv_id, pdf_url=pdf_url)
+    if source_url:
+        found += [i for i in identities_of_url(source_url)
+                  if not i.startswith("url:") and i not in found]
+    return sorted(found, key=lambda i: SCHEMES.index(i.partition(":")[0]))
+
+
+def add_identities(rows) -> None:
+    """``rows``: ``(paper_id, user_id, identities)``; each identity a paper lacks is added."""
+    values = [(user_id, paper_id, key) for paper_id, user_id, found in rows
+              for key in dict.fromkeys(identity_key(i) for i in found)]
+    p = db.param
+    for i in range(0, len(values), _IDENTITY_BATCH):
+        batch = values[i:i + _IDENTITY_BATCH]
+        db.execute_sql(
+            "INSERT INTO paper_identity (user_id, paper_id, identity) VALUES "
+            + ", ".join([f"({p}, {p}, {p})"] * len(batch))
+            + " ON CONFLICT (paper_id, identity) DO NOTHING",
+            [v for row in batch for v in row])
+
+
+def replace_identities(user_id: int, paper_id: int, found: list[str]) -> None:
+    """The paper's identities become ``found``."""
+    db.execute_sql(f"DELETE FROM paper_identity WHERE paper_id = {db.param}", (paper_id,))
+    add_identities([(paper_id, user_id, found)])
+
+
+def papers_with_identities(user_id: int, found: list[str]) -> list[tuple[int, str]]:
+    """``(paper id, identity)`` for each of the user's papers known by one of ``found``
+    (identities, not yet keyed), oldest paper first."""
+    if not found:
+        return []
+    keyed: dict[str, str] = {}
+    for identity in found:
+        keyed.setdefault(identity_key(identity), identity)
+    where, params = in_list("identity", list(keyed))
+    rows = db.execute_sql(
+        f"SELECT paper_id, identity FROM paper_identity WHERE user_id = {db.param} AND {where}"
+        " ORDER BY paper_id", [user_id, *params]).fetchall()
+    return [(paper_id, keyed[key]) for paper_id, key in rows]
+
+
 LOOKUP_COLUMNS = ("id, arxiv_id, url, source_url, citation_key, authors, authors_more,"
                   " primary_category, enrichment, enrichment_reason, enrichment_at")
 
 
-def lookup_rows(user_id: int, arxiv_ids: list[str], urls: list[str]) -> list[tuple]:
-    """The user's papers with one of ``arxiv_ids`` or whose url or source_url is one of
-    ``urls``: rows of ``LOOKUP_COLUMNS`` followed by their tags, notes and highlights.
-    PostgreSQL answers all of it in one query (each round trip cost milliseconds); SQLite, in
-    process, in one query for the papers and one each for their tags, notes and highlights."""
+def lookup_rows(user_id: int, found: list[str]) -> list[tuple]:
+    """The user's papers known by one of the identities ``found``: rows of ``LOOKUP_COLUMNS``
+    followed by the identities they matched (keyed, ``identity_key``), then their tags, notes
+    and highlights. PostgreSQL answers all of it in one query (each round trip cost
+    milliseconds); SQLite, in process, in one query for the papers matched and one each for
+    their tags, notes and highlights."""
     p = db.param
-    where, params = [], [user_id]
-    for column, values in (("arxiv_id", arxiv_ids), ("url", urls), ("source_url", urls)):
-        if values:
-            sql, more = in_list(column, list(values))
-            where.append(sql)
-            params += more
-    where = f"user_id = {p} AND ({' OR '.join(where)})"
+    keys = list(dict.fromkeys(identity_key(i) for i in found))
+    if not keys:
+        return []
+    where, params = in_list("identity", keys)
+    matches = f"SELECT paper_id, identity FROM paper_identity WHERE user_id = {p} AND {where}"
+    columns = ", ".join(f"paper.{c.strip()}" for c in LOOKUP_COLUMNS.split(","))
     if is_postgres():
         ctes, children, joins = records.children_json_sql("p")
         return db.execute_sql(
-            f"WITH p AS (SELECT {LOOKUP_COLUMNS} FROM paper WHERE {where}), {ctes}"
-            f" SELECT p.*, {children} FROM p {joins}", params).fetchall()
-    rows = db.execute_sql(f"SELECT {LOOKUP_COLUMNS} FROM paper WHERE {where}", params).fetchall()
-    ids = [r[0] for r in rows]
+            f"WITH m AS ({matches}), mi AS (SELECT paper_id, json_agg(identity) AS j FROM m"
+            f" GROUP BY paper_id), p AS (SELECT {columns}, mi.j AS matched FROM paper"
+            f" JOIN mi ON mi.paper_id = paper.id WHERE paper.user_id = {p}), {ctes}"
+            f" SELECT p.*, {children} FROM p {joins} ORDER BY p.id",
+            [user_id, *params, user_id]).fetchall()
+    matched: dict[int, list[str]] = {}
+    rows = {}
+    for *row, key in db.execute_sql(
+            f"SELECT {columns}, pi.identity FROM paper_identity pi JOIN paper"
+            f" ON paper.id = pi.paper_id WHERE pi.user_id = {p} AND pi.{where}",
+            [user_id, *params]).fetchall():
+        rows.setdefault(row[0], row)
+        matched.setdefault(row[0], []).append(key)
+    ids = sorted(rows)
+    rows = [rows[i] for i in ids]
     tags = records.tags_by_paper(ids)
     notes = records.notes_by_paper(ids)
     highlights = records.highlights_by_paper(ids)
-    return [(*r, tags[r[0]], notes[r[0]], highlights[r[0]]) for r in rows]
+    return [(*r, matched[r[0]], tags[r[0]], notes[r[0]], highlights[r[0]]) for r in rows]

@@ -75,6 +75,7 @@ def paper_record(p: Paper, tags: list[str], notes: list[dict], highlights: list[
         "extra": p.extra or {},
         "verbatim": p.verbatim or {},
         "source_url": p.source_url,
+        "pdf_url": p.pdf_url,
         "citation_key": p.citation_key,
         "citation_key_pinned": bool(p.citation_key_pinned),
         "citation_key_fixed": bool(p.citation_key_fixed),
