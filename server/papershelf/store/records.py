@@ -196,8 +196,8 @@ _PAPER_COLUMNS = (
     "id", "arxiv_id", "arxiv_version", "doi", "url", "title", "authors_more", "abstract",
     "published", "published_precision", "primary_category", "journal_ref", "comments",
     "entry_type", "journal", "booktitle", "volume", "number", "pages", "publisher", "edition",
-    "source_url", "citation_key", "citation_key_pinned", "citation_key_fixed", "enrichment",
-    "enrichment_reason",
+    "source_url", "pdf_url", "citation_key", "citation_key_pinned", "citation_key_fixed",
+    "enrichment", "enrichment_reason",
 )
 _TIME_COLUMNS = ("enrichment_at", "created_at", "updated_at")
 # the JSON columns, read as one JSON array per paper (one parse instead of nine)
@@ -220,8 +220,8 @@ def _row_record(row, tags: list, notes: list, highlights: list) -> dict:
     model instance or peewee's conversions column by column."""
     (pid, arxiv_id, arxiv_version, doi, url, title, authors_more, abstract, published,
      precision, primary_category, journal_ref, comments, entry_type, journal, booktitle, volume,
-     number, pages, publisher, edition, source_url, citation_key, pinned, fixed, enrichment,
-     reason, enrichment_at, created_at, updated_at, values) = row
+     number, pages, publisher, edition, source_url, pdf_url, citation_key, pinned, fixed,
+     enrichment, reason, enrichment_at, created_at, updated_at, values) = row
     (authors, affiliations, topics, categories, editors, edited, enriched, extra,
      verbatim) = _loads(values)
     return {
@@ -255,6 +255,7 @@ def _row_record(row, tags: list, notes: list, highlights: list) -> dict:
         "extra": extra or {},
         "verbatim": verbatim or {},
         "source_url": source_url,
+        "pdf_url": pdf_url,
         "citation_key": citation_key,
         "citation_key_pinned": bool(pinned),
         "citation_key_fixed": bool(fixed),
