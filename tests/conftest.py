@@ -4,6 +4,10 @@ The ``app`` fixture is parametrized over both stores. PostgreSQL runs get a data
 per test run (created here, dropped at the end), emptied between tests. Without a reachable
 PostgreSQL the postgres half is skipped with the reason, or fails when CI sets
 ``PAPERSHELF_REQUIRE`` (see tests/_require.py).
+
+The run is split over two worker processes (pytest-xdist, ``-n 2 --dist loadgroup`` in
+pyproject.toml's addopts); each worker has its own PostgreSQL database, its own browsers and its
+own servers. ``-n 0`` (or ``-p no:xdist``) runs everything in this one process.
 """
 
 import os
@@ -14,6 +18,39 @@ import pytest
 from tests._require import require_or_skip
 
 PG_ADMIN_URL = os.environ.get("PAPERSHELF_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
+
+
+def pytest_addoption(parser, pluginmanager):
+    """Without pytest-xdist (not installed, or ``-p no:xdist``) the addopts' ``-n``/``--dist`` are
+    still understood, and mean one process."""
+    if pluginmanager.hasplugin("xdist"):
+        return
+    group = parser.getgroup("xdist", "without pytest-xdist: the run stays in one process")
+    group._addoption("-n", "--numprocesses", dest="numprocesses", default=None,
+                     help="ignored: pytest-xdist is not loaded")
+    group.addoption("--dist", dest="dist", default="no", help="ignored: pytest-xdist is not loaded")
+
+
+def _shares_setup_with_its_module(item) -> bool:
+    """Whether the test takes a module- or session-scoped fixture that its own module defines (a
+    PDF build, an `npm run build`, a server for the module): those tests go to one worker, so the
+    setup is made once."""
+    module_id = item.nodeid.split("::", 1)[0]
+    for defs in item._fixtureinfo.name2fixturedefs.values():
+        fixturedef = defs[-1]
+        if fixturedef.scope in ("module", "session") and fixturedef.baseid == module_id:
+            return True
+    return False
+
+
+def pytest_collection_modifyitems(config, items):
+    """Under pytest-xdist's loadgroup, tests are handed out one by one, except those that share
+    their module's setup (above): they stay together, on one worker."""
+    if not config.pluginmanager.hasplugin("xdist") or config.getoption("dist") != "loadgroup":
+        return
+    for item in items:
+        if _shares_setup_with_its_module(item) and not item.get_closest_marker("xdist_group"):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
 
 
 def _pg_connect(url):
@@ -29,7 +66,9 @@ def pg_database():
         admin = _pg_connect(PG_ADMIN_URL)
     except Exception as e:  # noqa: BLE001 - any connection failure means "no PostgreSQL here"
         require_or_skip("postgres", f"no PostgreSQL at {PG_ADMIN_URL}: {str(e).strip()[:200]}")
-    name = f"papershelf_test_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+    # One per worker process (pytest-xdist's PYTEST_XDIST_WORKER: gw0, gw1…), never shared.
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    name = f"papershelf_test_{worker}_{os.getpid()}_{uuid.uuid4().hex[:8]}"
     with admin.cursor() as cur:
         cur.execute(f'CREATE DATABASE "{name}"')
     base = PG_ADMIN_URL.rsplit("/", 1)[0]
