@@ -5,9 +5,12 @@ per test run (created here, dropped at the end), emptied between tests. Without 
 PostgreSQL the postgres half is skipped with the reason, or fails when CI sets
 ``PAPERSHELF_REQUIRE`` (see tests/_require.py).
 
-The run is split over two worker processes (pytest-xdist, ``-n 2 --dist loadgroup`` in
-pyproject.toml's addopts); each worker has its own PostgreSQL database, its own browsers and its
-own servers. ``-n 0`` (or ``-p no:xdist``) runs everything in this one process.
+The whole suite is split over two worker processes (pytest-xdist, ``-n auto --dist loadfile``
+in pyproject.toml's addopts, two workers: ``pytest_xdist_auto_num_workers`` below). A test file
+runs whole on one worker, in its order, so that what a module sets up once (a PDF build, an
+`npm run build`, a server for the module) is made once; each worker has its own PostgreSQL
+database, its own browsers and its own servers. Tests named on the command line run in one
+process, as do ``-n 0`` and ``-p no:xdist``; ``-n 2`` splits them too.
 """
 
 import os
@@ -31,26 +34,14 @@ def pytest_addoption(parser, pluginmanager):
     group.addoption("--dist", dest="dist", default="no", help="ignored: pytest-xdist is not loaded")
 
 
-def _shares_setup_with_its_module(item) -> bool:
-    """Whether the test takes a module- or session-scoped fixture that its own module defines (a
-    PDF build, an `npm run build`, a server for the module): those tests go to one worker, so the
-    setup is made once."""
-    module_id = item.nodeid.split("::", 1)[0]
-    for defs in item._fixtureinfo.name2fixturedefs.values():
-        fixturedef = defs[-1]
-        if fixturedef.scope in ("module", "session") and fixturedef.baseid == module_id:
-            return True
-    return False
-
-
-def pytest_collection_modifyitems(config, items):
-    """Under pytest-xdist's loadgroup, tests are handed out one by one, except those that share
-    their module's setup (above): they stay together, on one worker."""
-    if not config.pluginmanager.hasplugin("xdist") or config.getoption("dist") != "loadgroup":
-        return
-    for item in items:
-        if _shares_setup_with_its_module(item) and not item.get_closest_marker("xdist_group"):
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto`` (the addopts): two worker processes for the whole suite (no test paths on the
+    command line), one process for the tests a command line names (a worker's start is not worth
+    it there). ``-n N`` or PYTEST_XDIST_AUTO_NUM_WORKERS chooses otherwise."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # pytest-xdist's own reading of it
+    return 2 if config.args_source == pytest.Config.ArgsSource.TESTPATHS else 0
 
 
 def _pg_connect(url):
