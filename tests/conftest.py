@@ -32,6 +32,8 @@ def pytest_addoption(parser, pluginmanager):
     group._addoption("-n", "--numprocesses", dest="numprocesses", default=None,
                      help="ignored: pytest-xdist is not loaded")
     group.addoption("--dist", dest="dist", default="no", help="ignored: pytest-xdist is not loaded")
+    group.addoption("--no-loadscope-reorder", dest="loadscopereorder", action="store_false",
+                    help="ignored: pytest-xdist is not loaded")
 
 
 @pytest.hookimpl(optionalhook=True)
