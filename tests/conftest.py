@@ -4,6 +4,13 @@ The ``app`` fixture is parametrized over both stores. PostgreSQL runs get a data
 per test run (created here, dropped at the end), emptied between tests. Without a reachable
 PostgreSQL the postgres half is skipped with the reason, or fails when CI sets
 ``PAPERSHELF_REQUIRE`` (see tests/_require.py).
+
+The whole suite is split over two worker processes (pytest-xdist, ``-n auto --dist loadfile``
+in pyproject.toml's addopts, two workers: ``pytest_xdist_auto_num_workers`` below). A test file
+runs whole on one worker, in its order, so that what a module sets up once (a PDF build, an
+`npm run build`, a server for the module) is made once; each worker has its own PostgreSQL
+database, its own browsers and its own servers. Tests named on the command line run in one
+process, as do ``-n 0`` and ``-p no:xdist``; ``-n 2`` splits them too.
 """
 
 import os
@@ -14,6 +21,29 @@ import pytest
 from tests._require import require_or_skip
 
 PG_ADMIN_URL = os.environ.get("PAPERSHELF_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
+
+
+def pytest_addoption(parser, pluginmanager):
+    """Without pytest-xdist (not installed, or ``-p no:xdist``) the addopts' ``-n``/``--dist`` are
+    still understood, and mean one process."""
+    if pluginmanager.hasplugin("xdist"):
+        return
+    group = parser.getgroup("xdist", "without pytest-xdist: the run stays in one process")
+    group._addoption("-n", "--numprocesses", dest="numprocesses", default=None,
+                     help="ignored: pytest-xdist is not loaded")
+    group.addoption("--dist", dest="dist", default="no", help="ignored: pytest-xdist is not loaded")
+    group.addoption("--no-loadscope-reorder", dest="loadscopereorder", action="store_false",
+                    help="ignored: pytest-xdist is not loaded")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto`` (the addopts): two worker processes for the whole suite (no test paths on the
+    command line), one process for the tests a command line names (a worker's start is not worth
+    it there). ``-n N`` or PYTEST_XDIST_AUTO_NUM_WORKERS chooses otherwise."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # pytest-xdist's own reading of it
+    return 2 if config.args_source == pytest.Config.ArgsSource.TESTPATHS else 0
 
 
 def _pg_connect(url):
@@ -29,7 +59,9 @@ def pg_database():
         admin = _pg_connect(PG_ADMIN_URL)
     except Exception as e:  # noqa: BLE001 - any connection failure means "no PostgreSQL here"
         require_or_skip("postgres", f"no PostgreSQL at {PG_ADMIN_URL}: {str(e).strip()[:200]}")
-    name = f"papershelf_test_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+    # One per worker process (pytest-xdist's PYTEST_XDIST_WORKER: gw0, gw1…), never shared.
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    name = f"papershelf_test_{worker}_{os.getpid()}_{uuid.uuid4().hex[:8]}"
     with admin.cursor() as cur:
         cur.execute(f'CREATE DATABASE "{name}"')
     base = PG_ADMIN_URL.rsplit("/", 1)[0]

@@ -131,14 +131,44 @@ def _require_browser():
     return chromium
 
 
+# The module's Playwright driver (`playwright_driver`), while one runs: a start costs seconds,
+# and a thread has one sync Playwright at a time, so every launch in the module goes through it.
+_running = {}
+
+
+@contextlib.contextmanager
+def _playwright():
+    """The module's running Playwright driver, or one just for this `with`."""
+    if _running.get("driver") is not None:
+        yield _running["driver"]
+        return
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="module")
+def playwright_driver():
+    """Playwright's driver, started once for the module. Each test still gets a browser (or a
+    context) of its own; module scope, not the run's, because a running sync Playwright holds an
+    event loop on this thread that code of the other tests (asyncio.run) must not meet."""
+    _require_browser()
+    with _playwright() as p:
+        _running["driver"] = p
+        try:
+            yield p
+        finally:
+            _running["driver"] = None
+
+
 @contextlib.contextmanager
 def chromium_with(extension: Path, profile: Path):
     """A persistent Chromium context with `extension` loaded and the fixture pages routed;
     yields (context, service worker)."""
     chromium = _require_browser()
-    from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
+    with _playwright() as p:
         context = p.chromium.launch_persistent_context(
             str(profile),
             executable_path=chromium,
@@ -172,7 +202,7 @@ def chromium_with(extension: Path, profile: Path):
 
 
 @pytest.fixture
-def browser(tmp_path):
+def browser(tmp_path, playwright_driver):
     """A persistent Chromium context with the extension loaded; yields (context, service worker)."""
     with chromium_with(EXTENSION, tmp_path / "profile") as launched:
         yield launched

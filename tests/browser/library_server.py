@@ -87,16 +87,14 @@ def sign_in(page, server, token=None):
 
 
 @pytest.fixture(scope="module")
-def chromium():
-    from playwright.sync_api import sync_playwright
-
+def chromium(playwright_driver):
     path = _require_browser()
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=path, headless=True, args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    browser = playwright_driver.chromium.launch(executable_path=path, headless=True,
+                                                args=CHROMIUM_ARGS)
+    try:
+        yield browser
+    finally:
+        browser.close()
 
 
 @pytest.fixture
