@@ -271,6 +271,8 @@ def dblp_bibtex(client: Client, key: str) -> str | None:
     text = data.decode("utf-8", "replace")
     if "html" in kind.lower() or not text.lstrip().startswith("@"):
         raise CatalogueBadAnswer("DBLP's record is not BibTeX")
+    if not text.rstrip().endswith("}") or text.count("{") != text.count("}"):
+        raise CatalogueBadAnswer("DBLP's record is cut short")
     return text
 
 
@@ -314,7 +316,8 @@ def read_crossref_work(work) -> Record | None:
                   booktitle=container if kind == "inproceedings" else None,
                   journal=container if kind == "article" else None,
                   volume=_str(work.get("volume")), number=_str(work.get("issue")),
-                  pages=_str(work.get("page")), publisher=_str(work.get("publisher")),
+                  pages=_str(work.get("page")) or _str(work.get("article-number")),
+                  publisher=_str(work.get("publisher")),
                   doi=_doi(work.get("DOI")))
 
 

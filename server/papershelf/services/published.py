@@ -290,9 +290,11 @@ def _is_corr(key: str | None) -> bool:
 
 def _dblp_record(session: Session, key: str, hit: Record | None = None) -> Record | None:
     text = session.call("dblp", catalogues.dblp_bibtex, key)
-    record = record_from_bibtex(text, key) if text else None
-    if record is None:
+    if text is None:  # DBLP has no such record (any more)
         return hit
+    record = record_from_bibtex(text, key)
+    if record is None:
+        raise catalogues.CatalogueBadAnswer(f"DBLP's record {key} does not read as BibTeX")
     if hit is not None:  # what the search knew and the record does not say
         for name in ("volume", "number", "pages", "doi"):
             if not getattr(record, name) and getattr(hit, name):
