@@ -38,7 +38,12 @@ from papershelf.domain.same_work import Work, family_name, is_preprint_venue, sa
 from papershelf.domain.venues import short_venue
 from papershelf.formats import FormatError
 from papershelf.formats.bibtex_read import read_bibtex
-from papershelf.services.enrichment import Cancelled, host_of, limiter_for, take_store_slot
+from papershelf.services.enrichment import (  # noqa: F401 - Cancelled: what a stop raises
+    Cancelled,
+    host_of,
+    limiter_for,
+    take_store_slot,
+)
 from papershelf.settings import catalogue_enabled, default, resolving_enabled
 from papershelf.store import locks
 from papershelf.store.db import let_other_writers_in, skip_locked, write
@@ -160,7 +165,7 @@ def queue_all(everything: bool = False) -> int:
 @dataclass
 class Preprint:
     id: int
-    arxiv_id: str
+    arxiv_id: str | None
     title: str
     authors: list[str]
     year: int | None
@@ -467,34 +472,40 @@ def run_batch(cfg: dict, cancel: threading.Event | None = None,
     claimed = claim(s["lease"], limit)
     if not claimed:
         return None
-    session = Session(s, cancel)
     result = BatchResult(papers=len(claimed))
+    outcomes = find_versions(s, claimed, result, cancel)
+    _write(claimed, outcomes, s, result)
+    return result
+
+
+def find_versions(s: dict, preprints: list[Preprint], result: BatchResult,
+                  cancel: threading.Event | None = None) -> dict:
+    """``{preprint id: Found | Missing | the CatalogueError that stopped its check}``, with one
+    Semantic Scholar call per 500 arXiv ids. ``s``: ``settings(cfg)``."""
+    session = Session(s, cancel)
     outcomes: dict = {}
     s2: dict = {}
     try:
+        ids = list(dict.fromkeys(p.arxiv_id for p in preprints if p.arxiv_id))
         if session.has("s2"):
-            ids = list(dict.fromkeys(p.arxiv_id for p in claimed))
             for i in range(0, len(ids), catalogues.S2_BATCH_MAX):
                 s2.update(session.call("s2", catalogues.s2_batch,
                                        ids[i:i + catalogues.S2_BATCH_MAX]))
     except CatalogueError as e:
         log.warning("Semantic Scholar's batch failed: %s", e)
         result.errors.append(str(e))
-        outcomes = {p.id: e for p in claimed}
-    for preprint in claimed:
+        outcomes = {p.id: e for p in preprints if p.arxiv_id}
+    for preprint in preprints:
         if preprint.id in outcomes:
             continue
         try:
             outcomes[preprint.id] = resolve_one(session, preprint, s2.get(preprint.arxiv_id))
-        except Cancelled:
-            raise
         except CatalogueError as e:
             log.info("paper %s: a catalogue failed: %s", preprint.id, e)
             result.errors.append(str(e))
             outcomes[preprint.id] = e
     result.calls = dict(session.calls)
-    _write(claimed, outcomes, s, result)
-    return result
+    return outcomes
 
 
 def run_due(cfg: dict, on_batch=None, cancel: threading.Event | None = None) -> list[BatchResult]:
