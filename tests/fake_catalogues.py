@@ -303,6 +303,7 @@ if __name__ == "__main__":  # python tests/fake_catalogues.py [pattern]: serve (
     import sys
 
     pattern = sys.argv[1] if len(sys.argv) > 1 else None
-    with FakeCatalogues(generate=pattern) as fake:
+    share = float(sys.argv[2]) if len(sys.argv) > 2 else 0.4
+    with FakeCatalogues(generate=pattern, generated_share=share) as fake:
         print(fake.url, flush=True)
         threading.Event().wait()

@@ -295,3 +295,39 @@ def test_the_exported_versions_compile_with_bibtex(app, client, alice, cfg, save
         bbl = (tmp_path / "doc.bbl").read_text(errors="replace")
         assert len(re.findall(r"\\bibitem", bbl)) == len(PAPERS)
         assert "Advances in Neural Information Processing Systems 30" in bbl or "NeurIPS 2017" in bbl
+
+
+def test_the_background_worker_checks_a_saved_preprint_after_arxiv(make_app, fake, alice_of):
+    import time
+
+    from tests.fake_arxiv import FakeArxiv
+
+    with FakeArxiv() as arxiv:  # it does not know 1706.03762: enrichment fails, the check goes on
+        app = make_app(ARXIV_API=arxiv.url, ARXIV_MIN_INTERVAL=0.0, ENRICH_SETTLE=0.05,
+                       ENRICH_POLL=0.5, **fake.settings())
+        client, alice = app.test_client(), alice_of(app)
+        app.extensions["papershelf_start_background"]()
+        try:
+            pid = client.post("/api/papers", json=PAPERS["transformer"], headers=alice).json["id"]
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline:
+                got = paper(client, alice, pid)
+                if got["published_version"]:
+                    break
+                time.sleep(0.2)
+            assert got["published_version"]["venue"] == "NeurIPS 2017"
+            assert got["enrichment"]["state"] == "failed" and len(arxiv.requests) == 1
+        finally:
+            for name in ("papershelf_enricher", "papershelf_resolver"):
+                app.extensions[name].stop()
+
+
+@pytest.fixture
+def alice_of():
+    from papershelf.services import auth
+
+    def make(app):
+        with app.extensions["papershelf_db"].connection_context():
+            token = auth.create_token(auth.get_or_create_user("alice"))
+        return {"Authorization": f"Bearer {token}"}
+    return make

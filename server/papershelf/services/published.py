@@ -9,7 +9,8 @@ waiting papers, asks the catalogues and writes what they said; a batch cut short
 For each paper, in order, until a version is accepted:
 1. arXiv's own journal DOI: Crossref's record of it (``works/{doi}``);
 2. Semantic Scholar by arXiv id (one batch call for the whole batch): its DBLP key gives DBLP's
-   record (``rec/<key>.bib``), else its DOI Crossref's;
+   record (``rec/<key>.bib``), else its DOI Crossref's; a paper it knows as a preprint only
+   (no venue key, no DOI, an arXiv venue) is not searched further;
 3. DBLP's search by title and first author (a second page when the first is look-alikes), and
    the record of the hit the rule accepts;
 4. Crossref's bibliographic search.
@@ -82,7 +83,6 @@ def settings(cfg: dict) -> dict:
         "dblp": client("DBLP", "DBLP_API", "DBLP_MIN_INTERVAL"),
         "crossref": client("Crossref", "CROSSREF_API", "CROSSREF_MIN_INTERVAL"),
         "timeout": timeout,
-        "lease": timeout * 8 + 60.0,
         "retry_base": float(_get(cfg, "RESOLVE_RETRY_BASE")),
         "max_attempts": int(_get(cfg, "RESOLVE_MAX_ATTEMPTS")),
     }
@@ -99,6 +99,7 @@ class Session:
         self.s = s
         self.cancel = cancel
         self.calls: dict[str, int] = {}
+        self.sequence: list[str] = []  # the services called, in order (bench/resolve.py)
 
     def has(self, name: str) -> bool:
         return self.s[name] is not None
@@ -113,6 +114,7 @@ class Session:
             take_store_slot(host, {"timeout": self.s["timeout"], "interval": interval},
                             self.cancel)
             self.calls[name] = self.calls.get(name, 0) + 1
+            self.sequence.append(name)
             try:
                 return fn(client, *args, **kwargs)
             except CatalogueUnavailable as e:
@@ -127,6 +129,15 @@ class Session:
 
 
 # ---- the queue -------------------------------------------------------------------------------
+
+CALLS_PER_PAPER = 4  # the most a paper's check makes after the batch's Semantic Scholar call
+
+
+def _lease(s: dict, papers: int) -> float:
+    """Seconds a batch's papers stay reserved to the process checking them: long enough for
+    every call the limits let it make (another process takes them again after that)."""
+    spacing = max([entry[1] for entry in (s["s2"], s["dblp"], s["crossref"]) if entry] or [0])
+    return papers * CALLS_PER_PAPER * (spacing + 0.05) + 4 * s["timeout"] + 60.0
 
 
 def queued_fields(now=None) -> dict:
@@ -366,9 +377,21 @@ def _from_crossref_search(session: Session, preprint: Preprint) -> Found | None:
     return None
 
 
+def _only_a_preprint(s2) -> bool:
+    """Semantic Scholar knows the paper and links it to nothing but arXiv: no venue's DBLP key,
+    no DOI, a preprint server (or nothing) as its venue."""
+    return (s2 is not None and (not s2.dblp or _is_corr(s2.dblp)) and not s2.doi
+            and (not s2.venue or is_preprint_venue(s2.venue)))
+
+
 def resolve_one(session: Session, preprint: Preprint, s2) -> Found | Missing:
     """The published version of one preprint (raises CatalogueError when a catalogue failed)."""
     found = _from_links(session, preprint, s2)
+    if found is None and _only_a_preprint(s2):
+        # Semantic Scholar takes in DBLP and Crossref: a paper it knows as a preprint only is
+        # not searched by title (most new preprints), which keeps a check to one call per 500
+        return Missing("Semantic Scholar knows it as a preprint only"
+                       + (f" ({s2.venue})" if s2.venue else ""))
     if found is None and session.has("dblp") and preprint.title:
         found = _from_dblp_search(session, preprint)
     if found is None and session.has("crossref") and preprint.title:
@@ -390,6 +413,7 @@ class BatchResult:
     retrying: int = 0
     failed: int = 0
     calls: dict = field(default_factory=dict)
+    sequence: list = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     found_ids: list[int] = field(default_factory=list)
 
@@ -469,7 +493,7 @@ def run_batch(cfg: dict, cancel: threading.Event | None = None,
     if not resolving_enabled(cfg):
         return None
     s = settings(cfg)
-    claimed = claim(s["lease"], limit)
+    claimed = claim(_lease(s, limit), limit)
     if not claimed:
         return None
     result = BatchResult(papers=len(claimed))
@@ -505,6 +529,7 @@ def find_versions(s: dict, preprints: list[Preprint], result: BatchResult,
             result.errors.append(str(e))
             outcomes[preprint.id] = e
     result.calls = dict(session.calls)
+    result.sequence = list(session.sequence)
     return outcomes
 
 
