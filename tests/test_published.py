@@ -331,3 +331,17 @@ def alice_of():
             token = auth.create_token(auth.get_or_create_user("alice"))
         return {"Authorization": f"Bearer {token}"}
     return make
+
+
+def test_a_backup_restores_the_version_and_the_choice(app, client, alice, bob, cfg, save):
+    ids = save("transformer", "resnet")
+    resolve(app, cfg)
+    client.patch(f"/api/papers/{ids['resnet']}", json={"cite": "preprint"}, headers=alice)
+    backup = client.get("/api/export?format=json", headers=alice).get_data()
+    r = client.post("/api/import?format=json", data=backup, headers=bob)
+    assert r.status_code == 200 and r.json["created"] == 2
+    mine = {p["arxiv_id"]: p for p in client.get("/api/papers", headers=bob).json["items"]}
+    assert mine["1706.03762"]["published_version"]["venue"] == "NeurIPS 2017"
+    assert mine["1706.03762"]["cite"] == "published"
+    assert mine["1512.03385"]["cite"] == "preprint"
+    assert mine["1512.03385"]["published_version"]["year"] == 2016

@@ -113,6 +113,10 @@ def scan(text: str) -> list[BibEntry]:
         m = _AT.search(text, i)
         if not m:
             return entries
+        line = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
+        if line.lstrip().startswith("%"):  # a comment line, as the readers take it
+            i = m.end()
+            continue
         kind, close = m.group(1).lower(), "}" if m.group(2) == "{" else ")"
         end = _closing(text, m.end(), close)
         if end is None:

@@ -548,6 +548,30 @@ def run_due(cfg: dict, on_batch=None, cancel: threading.Event | None = None) -> 
 # ---- the user's choice -----------------------------------------------------------------------
 
 
+def _valid_version(value) -> dict | None:
+    """A backup's published version, if it has the shape this module writes (else None)."""
+    if not isinstance(value, dict) or value.get("entry_type") not in ("inproceedings", "article"):
+        return None
+    out = {}
+    for name in VERSION_FIELDS:
+        v = value.get(name)
+        if name == "year":
+            v = v if isinstance(v, int) and not isinstance(v, bool) and 1000 <= v <= 9999 else None
+        elif not isinstance(v, str) or "\x00" in v:
+            v = None
+        out[name] = v[:2000] if isinstance(v, str) else v
+    return out if out.get("booktitle") or out.get("journal") or out.get("venue") else None
+
+
+def restore(paper: Paper, record: dict) -> None:
+    """A backup's paper, just created: the published version it had and what its user cited."""
+    version = _valid_version(record.get("published_version"))
+    if version is not None:
+        paper.published_version = version
+    if version is not None and record.get("cite") == "preprint":  # a choice, not the default
+        paper.cite = "preprint"
+
+
 def take_choice(data: dict) -> dict:
     """The published-version part of a PATCH (``cite``, ``published_version``), taken out of
     ``data``."""
