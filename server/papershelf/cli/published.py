@@ -69,7 +69,6 @@ def resolve(everything, data_dir):
 def upgrade(source, output, venue, data_dir):
     """Cite the published version of a .bib file's arXiv entries, in place: keys, order, every
     other field and comment kept; what changed and why on stderr."""
-    from papershelf.catalogues import CatalogueError
     from papershelf.formats import bibupgrade
     from papershelf.services import published
 
@@ -105,7 +104,7 @@ def upgrade(source, output, venue, data_dir):
             v = outcome.version
             click.echo(f"{entry.key}: @{entry.type} -> @{v['entry_type']} {v['venue']} "
                        f"({v['source']}: {v['evidence']})", err=True)
-        elif isinstance(outcome, CatalogueError):
+        elif isinstance(outcome, Exception):  # the catalogue error that stopped its check
             click.echo(f"{entry.key}: left as it was, a catalogue failed: {outcome}", err=True)
         else:
             click.echo(f"{entry.key}: left as it was, {outcome.reason}", err=True)
