@@ -345,3 +345,24 @@ def test_a_backup_restores_the_version_and_the_choice(app, client, alice, bob, c
     assert mine["1706.03762"]["cite"] == "published"
     assert mine["1512.03385"]["cite"] == "preprint"
     assert mine["1512.03385"]["published_version"]["year"] == 2016
+
+
+def test_the_paper_page_shows_where_it_was_published_with_the_switch(app, client, alice, cfg,
+                                                                    save):
+    from tests.test_web import sign_in
+
+    ids = save("transformer", "ppo")
+    resolve(app, cfg)
+    with app.extensions["papershelf_db"].connection_context():  # a hostile venue name
+        row = Paper.get_by_id(ids["transformer"])
+        row.published_version = {**row.published_version, "venue": "<script>x</script>NeurIPS"}
+        row.save()
+    sign_in(client, alice)
+    html = client.get(f"/papers/{ids['transformer']}").get_data(as_text=True)
+    block = html.split('id="published-version"')[1].split("</div>")[0]
+    assert "Published in" in block and "(Semantic Scholar)" in block
+    assert "&lt;script&gt;x&lt;/script&gt;NeurIPS" in block and "<script>x" not in block
+    assert 'href="https://dblp.org/rec/conf/nips/VaswaniSPUJGKP17"' in block
+    assert 'data-action="cite" data-cite="preprint"' in block and "reject-version" in block
+    assert 'id="published-version"' not in client.get(f"/papers/{ids['ppo']}").get_data(
+        as_text=True)
