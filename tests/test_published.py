@@ -366,3 +366,18 @@ def test_the_paper_page_shows_where_it_was_published_with_the_switch(app, client
     assert 'data-action="cite" data-cite="preprint"' in block and "reject-version" in block
     assert 'id="published-version"' not in client.get(f"/papers/{ids['ppo']}").get_data(
         as_text=True)
+
+
+def test_migration_12_runs_twice_and_queues_the_arxiv_papers(app, client, alice, save):
+    from papershelf.store import migrations
+    from papershelf.store.db import db
+
+    ids = save("transformer")
+    client.post("/api/papers", json={"title": "A book", "doi": "10.1000/xyz"}, headers=alice)
+    with app.extensions["papershelf_db"].connection_context():
+        for _ in range(2):
+            with db.atomic():
+                migrations.MIGRATIONS[12]()
+        rows = {p.arxiv_id: p.resolve for p in Paper.select()}
+    assert rows == {"1706.03762": "pending", None: None}
+    assert ids
