@@ -381,3 +381,30 @@ def test_migration_12_runs_twice_and_queues_the_arxiv_papers(app, client, alice,
         rows = {p.arxiv_id: p.resolve for p in Paper.select()}
     assert rows == {"1706.03762": "pending", None: None}
     assert ids
+
+
+def test_two_workers_at_once_check_each_paper_once(app, client, alice, cfg, fake, save):
+    import threading
+
+    save(*PAPERS)
+    with app.extensions["papershelf_db"].connection_context():
+        published.queue_all()
+    results, errors = [], []
+
+    def work():
+        try:
+            with app.extensions["papershelf_db"].connection_context():
+                while (result := published.run_batch(cfg, limit=2)) is not None:
+                    results.append(result)
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert not errors
+    assert sum(r.papers for r in results) == len(PAPERS)
+    assert sum(r.found for r in results) == 6
+    assert fake.count("s2") == len(results)
