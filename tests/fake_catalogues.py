@@ -8,7 +8,8 @@ catalogues/README.md`` for where the shapes come from).
   must start a word of a record's title or authors, as DBLP's search does), paged by ``h``/``f``;
   ``GET /rec/<key>.bib``: the record's BibTeX.
 - ``GET /works/<doi>``: Crossref's ``{"status": "ok", "message": {…}}`` or 404;
-  ``GET /works?query.bibliographic=…&rows=…``: the best ``rows`` works by shared words.
+  ``GET /works?query.bibliographic=…&rows=…``: the best ``rows`` works by shared words;
+  ``GET /works?filter=doi:…,doi:…``: the works of those DOIs.
 
 ``fail_next(service, kind)`` scripts faults: ``html`` (a 200 HTML page), ``429`` (with
 ``Retry-After``), ``500``, ``timeout`` (answers after ``delay`` seconds), ``truncated`` (JSON cut
@@ -155,14 +156,24 @@ class FakeCatalogues:
         if n is None:
             return None
         published = n < self.generated_share * 100
+        with_doi = n < self.generated_share * 50  # half of them at a venue with DOIs
         key = f"conf/gen/P{arxiv_id.replace('.', '')}" if published else \
             f"journals/corr/abs-{arxiv_id.replace('.', '-')}"
+        doi = f"10.5555/gen.{arxiv_id}" if with_doi else None
+        if doi and doi not in self.crossref:
+            self.crossref[doi] = {
+                "DOI": doi, "type": "proceedings-article", "title": [f"Generated Paper {arxiv_id}"],
+                "author": [{"given": "Ada", "family": "Lovelace", "sequence": "first"}],
+                "container-title": ["2025 IEEE/CVF Conference on Computer Vision and Pattern "
+                                    "Recognition (CVPR)"], "page": "1-12", "publisher": "IEEE",
+                "issued": {"date-parts": [[2025, 6]]}}
         if published and key not in self.dblp:
             self.dblp[key] = {"key": key, "type": "inproceedings", "venue": "NeurIPS",
                               "title": f"Generated Paper {arxiv_id}", "authors": ["Ada Lovelace"],
                               "booktitle": "Advances in Neural Information Processing Systems 38",
                               "pages": "1-12", "year": 2025}
-        return {"paperId": f"gen{arxiv_id}", "externalIds": {"ArXiv": arxiv_id, "DBLP": key},
+        ids = {"ArXiv": arxiv_id, "DBLP": key, **({"DOI": doi} if doi else {})}
+        return {"paperId": f"gen{arxiv_id}", "externalIds": ids,
                 "title": f"Generated Paper {arxiv_id}", "venue": "arXiv.org", "year": 2025,
                 "authors": [{"authorId": "1", "name": "Ada Lovelace"}],
                 "publicationVenue": None, "journal": {"name": "ArXiv"},
@@ -234,6 +245,14 @@ class FakeCatalogues:
             if rec is None:
                 return "dblp", 404, "text/html", b"<html><body>Error 404: not found</body></html>"
             return "dblp", 200, "text/x-bibtex; charset=utf-8", dblp_bibtex(rec).encode()
+        if path == "/works" and q.get("filter"):
+            dois = [f[4:].lower() for f in q["filter"].split(",") if f.startswith("doi:")]
+            items = [self.crossref[d] for d in dois if d in self.crossref]
+            answer = {"status": "ok", "message-type": "work-list", "message-version": "1.0.0",
+                      "message": {"facets": {}, "total-results": len(items), "items": items,
+                                  "items-per-page": int(q.get("rows", 20)),
+                                  "query": {"start-index": 0, "search-terms": None}}}
+            return "crossref", 200, "application/json", json.dumps(answer).encode()
         if path == "/works":
             answer = self.crossref_search(q.get("query.bibliographic", ""), int(q.get("rows", 20)))
             return "crossref", 200, "application/json", json.dumps(answer).encode()

@@ -331,6 +331,28 @@ def crossref_work(client: Client, doi: str) -> Record | None:
     return read_crossref_work(answer["message"])
 
 
+CROSSREF_BATCH_MAX = 50
+
+
+def crossref_works(client: Client, dois: list[str]) -> dict[str, Record]:
+    """Crossref's records of up to 50 DOIs in one call (``works?filter=doi:…,doi:…``), by
+    lower-case DOI; the DOIs it does not know are left out."""
+    if len(dois) > CROSSREF_BATCH_MAX:
+        raise ValueError(f"at most {CROSSREF_BATCH_MAX} DOIs a call")
+    answer = client.json(client.url("/works", {"filter": ",".join(f"doi:{d}" for d in dois),
+                                               "rows": len(dois)}))
+    try:
+        items = answer["message"]["items"]
+    except (TypeError, KeyError):
+        raise CatalogueBadAnswer("Crossref's answer has no message.items") from None
+    out = {}
+    for work in items or []:
+        record = read_crossref_work(work)
+        if record is not None and record.doi:
+            out[record.doi.lower()] = record
+    return out
+
+
 def crossref_search(client: Client, query: str, rows: int = 5) -> list[Record]:
     """Crossref's bibliographic search for ``query``: its first ``rows`` records."""
     answer = client.json(client.url("/works", {"query.bibliographic": query, "rows": rows}))

@@ -89,7 +89,8 @@ SETTINGS = (
     Setting("DBLP_API", "https://dblp.org", "str",
             "DBLP, searched by title and first author for a published version (`off`: not "
             "asked)"),
-    Setting("DBLP_MIN_INTERVAL", 1.0, "float", "seconds between two DBLP calls"),
+    Setting("DBLP_MIN_INTERVAL", 5.0, "float",
+            "seconds between two DBLP calls (DBLP answers 429 to clients that call faster)"),
     Setting("CROSSREF_API", "https://api.crossref.org", "str",
             "Crossref, asked for a journal DOI's record and searched last (`off`: not asked)"),
     Setting("CROSSREF_MIN_INTERVAL", 0.2, "float", "seconds between two Crossref calls"),

@@ -7,9 +7,10 @@ authors, the DOI and the journal reference come from arXiv). ``run_batch`` lease
 waiting papers, asks the catalogues and writes what they said; a batch cut short stays pending.
 
 For each paper, in order, until a version is accepted:
-1. arXiv's own journal DOI: Crossref's record of it (``works/{doi}``);
-2. Semantic Scholar by arXiv id (one batch call for the whole batch): its DBLP key gives DBLP's
-   record (``rec/<key>.bib``), else its DOI Crossref's; a paper it knows as a preprint only
+1. arXiv's own journal DOI: Crossref's record of it;
+2. Semantic Scholar by arXiv id (one batch call for the whole batch): its DOI gives Crossref's
+   record (the batch's DOIs 50 a call, ``works?filter=doi:…``), else its DBLP key DBLP's
+   (``rec/<key>.bib``); a paper it knows as a preprint only
    (no venue key, no DOI, an arXiv venue) is not searched further;
 3. DBLP's search by title and first author (a second page when the first is look-alikes), and
    the record of the hit the rule accepts;
@@ -100,6 +101,7 @@ class Session:
         self.cancel = cancel
         self.calls: dict[str, int] = {}
         self.sequence: list[str] = []  # the services called, in order (bench/resolve.py)
+        self.works: dict[str, Record] = {}  # Crossref's records of the batch's DOIs
 
     def has(self, name: str) -> bool:
         return self.s[name] is not None
@@ -323,27 +325,36 @@ def _query(preprint: Preprint) -> str:
     return f"{preprint.title} {first}".strip()
 
 
+def _crossref_record(session: Session, doi: str) -> Record | None:
+    """Crossref's record of ``doi``: from the batch's one call for all its DOIs, else asked."""
+    key = doi.lower()
+    if key in session.works:
+        return session.works[key]
+    return session.call("crossref", catalogues.crossref_work, doi)
+
+
 def _from_links(session: Session, preprint: Preprint, s2) -> Found | None:
     if preprint.doi and session.has("crossref"):
-        record = session.call("crossref", catalogues.crossref_work, preprint.doi)
+        record = _crossref_record(session, preprint.doi)
         verdict = _accept(preprint, record, linked=True)
         if verdict:
             return Found(version_of(record, "arxiv", "arXiv gives its DOI; " + verdict.reason))
     if s2 is None:
         return None
+    # the DOI first: Crossref's records come 50 a call, DBLP's one a call
+    if s2.doi and s2.doi != preprint.doi and session.has("crossref"):
+        record = _crossref_record(session, s2.doi)
+        verdict = _accept(preprint, record, linked=True)
+        if verdict:
+            return Found(version_of(record, "semantic_scholar",
+                                    f"Semantic Scholar links it to DOI {s2.doi}; "
+                                    + verdict.reason))
     if s2.dblp and not _is_corr(s2.dblp) and session.has("dblp"):
         record = _dblp_record(session, s2.dblp)
         verdict = _accept(preprint, record, linked=True)
         if verdict:
             return Found(version_of(record, "semantic_scholar",
                                     f"Semantic Scholar links it to DBLP {s2.dblp}; "
-                                    + verdict.reason))
-    if s2.doi and s2.doi != preprint.doi and session.has("crossref"):
-        record = session.call("crossref", catalogues.crossref_work, s2.doi)
-        verdict = _accept(preprint, record, linked=True)
-        if verdict:
-            return Found(version_of(record, "semantic_scholar",
-                                    f"Semantic Scholar links it to DOI {s2.doi}; "
                                     + verdict.reason))
     return None
 
@@ -515,6 +526,17 @@ def find_versions(s: dict, preprints: list[Preprint], result: BatchResult,
             for i in range(0, len(ids), catalogues.S2_BATCH_MAX):
                 s2.update(session.call("s2", catalogues.s2_batch,
                                        ids[i:i + catalogues.S2_BATCH_MAX]))
+        if session.has("crossref"):
+            dois = list(dict.fromkeys(
+                [p.doi for p in preprints if p.doi]
+                + [s2[p.arxiv_id].doi for p in preprints if p.arxiv_id in s2 and s2[p.arxiv_id].doi]))
+            step = catalogues.CROSSREF_BATCH_MAX
+            for i in range(0, len(dois), step):
+                found = session.call("crossref", catalogues.crossref_works, dois[i:i + step])
+                session.works.update(found)
+                # a DOI the batch does not answer for is not Crossref's: not asked again
+                session.works.update({d.lower(): None for d in dois[i:i + step]
+                                      if d.lower() not in found})
     except CatalogueError as e:
         log.warning("Semantic Scholar's batch failed: %s", e)
         result.errors.append(str(e))
