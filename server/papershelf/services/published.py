@@ -34,8 +34,10 @@ from datetime import timedelta
 
 from papershelf import catalogues
 from papershelf.catalogues import CatalogueError, CatalogueUnavailable, Client, Record
+from papershelf.domain.citekey import ascii_fold
 from papershelf.domain.errors import Invalid
 from papershelf.domain.identifiers import is_arxiv_doi
+from papershelf.domain.latex import decode_latex
 from papershelf.domain.same_work import Work, family_name, is_preprint_venue, same_work
 from papershelf.domain.venues import short_venue
 from papershelf.formats import FormatError
@@ -321,8 +323,10 @@ def _dblp_record(session: Session, key: str, hit: Record | None = None) -> Recor
 
 
 def _query(preprint: Preprint) -> str:
+    """Title words and the first author's family name: no punctuation, which DBLP's search
+    reads as syntax (``venue:``, ``$``, ``|``)."""
     first = family_name(preprint.authors[0]) if preprint.authors else ""
-    return f"{preprint.title} {first}".strip()
+    return f"{ascii_fold(decode_latex(preprint.title or ''))} {first}".strip()
 
 
 def _crossref_record(session: Session, doi: str) -> Record | None:
