@@ -52,6 +52,13 @@ def _pg_connect(url):
     return psycopg.connect(url, connect_timeout=3, autocommit=True)
 
 
+# The catalogues of published versions are real services by default: servers the tests start
+# in child processes inherit this, so that nothing but loopback is ever called (tests that
+# want them point them at tests/fake_catalogues.py).
+for _name in ("S2_API", "DBLP_API", "CROSSREF_API"):
+    os.environ.setdefault(f"PAPERSHELF_{_name}", "off")
+
+
 @pytest.fixture(scope="session")
 def pg_database():
     """A PostgreSQL database for this test run: (url) — or a skip/fail saying why not."""

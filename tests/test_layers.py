@@ -16,13 +16,14 @@ ALLOWED = {
     "domain": {"domain"},
     "formats": {"formats", "domain"},
     "store": {"store", "domain"},
-    "services": {"services", "store", "domain", "formats", "settings", "arxiv_api"},
+    "services": {"services", "store", "domain", "formats", "settings", "arxiv_api", "catalogues"},
     "http": {"http", "services", "domain", "formats", "settings", "papershelf"},
     "web": {"web", "http", "services", "domain", "formats", "settings"},
     "cli": {"cli", "app", "services", "domain", "formats", "settings", "papershelf", "serving"},
     "serving": {"http"},
     "settings": set(),
     "arxiv_api": {"domain", "papershelf"},
+    "catalogues": {"domain", "papershelf", "arxiv_api"},
 }
 
 

@@ -19,6 +19,7 @@ import { libraryUrl } from "../lib/api.js";
 import { LIMITS } from "../lib/limits.js";
 import { MessageType } from "../lib/messages.js";
 import { queuedId } from "../lib/outbox.js";
+import { publishedLine } from "../lib/published.js";
 import { PDF_FIELD, READER_PATH, arxivPaperOfPdf, fileFromSearch, pdfUrlOf, readerUrl } from "../lib/pdf.js";
 import { ItemKind, client, deleteNote, exportLibrary, getPaper, lookupPage, settings, updateHighlight, updateNote } from "./sender.js";
 import { outbox, saveDedupeKey, sendOrQueue } from "./outbox.js";
@@ -207,6 +208,7 @@ export async function panelState(_payload, sender) {
   const orphans = new Set(binding.orphans);
   if (server) {
     view.citation_key = server.citation_key || null;
+    view.published = publishedLine(server);
     view.notes = (server.notes || []).map((n) => ({ id: String(n.id), body: n.body }));
     view.highlights = (server.highlights || []).map((h) => ({
       id: String(h.id),

@@ -27,7 +27,7 @@ export const MessageType = Object.freeze({
   // The notes panel asks the worker, on its port; the worker answers the frame that claimed the
   // tab's ticket about the paper the content script opened, never another frame or paper.
   CLAIM_PANEL: "claim-panel", // {ticket} → {}: this frame is the tab's panel
-  PANEL_STATE: "panel-state", // {} → {frame, bound, key, title, paper_id, citation_key, library_url, notes, highlights, focus, error}
+  PANEL_STATE: "panel-state", // {} → {frame, bound, key, title, paper_id, citation_key, library_url, published, notes, highlights, focus, error}
   NOTE: "note", // {body} → {status, note | client_id}
   UPDATE_NOTE: "update-note", // {id, body} → the note
   DELETE_NOTE: "delete-note", // {id} → {}

@@ -34,6 +34,7 @@ const ui = {
   cite: $("cite"),
   key: $("citation-key"),
   citeMsg: $("cite-msg"),
+  published: $("published"),
   notes: $("notes"),
   noNotes: $("no-notes"),
   input: $("new-note"),
@@ -131,6 +132,8 @@ function render(view) {
   say(ui.title, view.bound ? view.title : "Open a paper's notes with its Note button.");
   ui.cite.hidden = !(view.bound && view.paper_id && view.citation_key);
   say(ui.key, view.citation_key || "");
+  ui.published.hidden = !(view.bound && view.published);
+  say(ui.published, view.published || "");
   const notes = view.notes || [];
   if (!editing(ui.notes)) redraw(ui.notes, notes.map(noteItem));
   ui.noNotes.hidden = !view.bound || notes.length > 0;

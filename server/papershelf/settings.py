@@ -63,7 +63,8 @@ SETTINGS = (
     Setting("SECRET_KEY", None, "str",
             "signs the library page's session cookie", "random, kept in `<data dir>/secret_key`"),
     Setting("ARXIV_API", "https://export.arxiv.org/api/query", "str",
-            "where metadata is completed from; `off` makes papershelf call no network at all"),
+            "where metadata is completed from; `off` makes papershelf call no network at all "
+            "(the catalogues below included)"),
     Setting("ARXIV_MIN_INTERVAL", 3.0, "float", "seconds between two arXiv API calls"),
     Setting("ARXIV_TIMEOUT", 30.0, "float", "seconds an arXiv API call may take"),
     Setting("ARXIV_LEASE", None, "float",
@@ -78,6 +79,29 @@ SETTINGS = (
     Setting("ENRICH_MAX_GATHER", 10.0, "float", "seconds a partial batch waits at most"),
     Setting("ENRICH_POLL", 60.0, "float",
             "seconds between two looks at the queue (imports, other processes)"),
+    Setting("S2_API", "https://api.semanticscholar.org", "str",
+            "Semantic Scholar's Graph API, asked for a preprint's published version by arXiv id "
+            "(`off`: not asked)"),
+    Setting("S2_API_KEY", None, "str",
+            "a Semantic Scholar API key, sent as `x-api-key` (optional)", "—"),
+    Setting("S2_MIN_INTERVAL", 1.0, "float",
+            "seconds between two Semantic Scholar calls (1 request a second without a key)"),
+    Setting("DBLP_API", "https://dblp.org", "str",
+            "DBLP, searched by title and first author for a published version (`off`: not "
+            "asked)"),
+    Setting("DBLP_MIN_INTERVAL", 5.0, "float",
+            "seconds between two DBLP calls (DBLP answers 429 to clients that call faster)"),
+    Setting("CROSSREF_API", "https://api.crossref.org", "str",
+            "Crossref, asked for a journal DOI's record and searched last (`off`: not asked)"),
+    Setting("CROSSREF_MIN_INTERVAL", 0.2, "float", "seconds between two Crossref calls"),
+    Setting("CONTACT_EMAIL", None, "str",
+            "an address sent in the User-Agent to the catalogues (Crossref's polite pool)", "—"),
+    Setting("CATALOGUE_TIMEOUT", 20.0, "float", "seconds a catalogue call may take"),
+    Setting("RESOLVE_RETRY_BASE", 300.0, "float",
+            "seconds before a published-version check that met a failing catalogue is tried "
+            "again; doubles each time"),
+    Setting("RESOLVE_MAX_ATTEMPTS", 6, "int",
+            "checks of one paper with a failing catalogue before it is marked failed"),
     Setting("JSON_MAX_BYTES", MIB, "int", "largest JSON request body", "1 MiB"),
     Setting("IMPORT_MAX_BYTES", 50 * MIB, "int", "largest import file", "50 MiB"),
     Setting("AUTH_FAILURES_PER_MINUTE", 30, "int",
@@ -123,6 +147,20 @@ def load_settings(overrides: dict | None = None, environ=None) -> dict:
 
 def enrichment_enabled(cfg: dict) -> bool:
     return (cfg.get("ARXIV_API") or "").strip().lower() not in OFF_WORDS
+
+
+CATALOGUES = ("S2_API", "DBLP_API", "CROSSREF_API")
+
+
+def catalogue_enabled(cfg: dict, name: str) -> bool:
+    """Whether the catalogue setting ``name`` (``DBLP_API``, …) is on; all are off with arXiv."""
+    value = cfg.get(name, default(name))
+    return enrichment_enabled(cfg) and (value or "").strip().lower() not in OFF_WORDS
+
+
+def resolving_enabled(cfg: dict) -> bool:
+    """Whether any catalogue is on: papers are checked for a published version."""
+    return any(catalogue_enabled(cfg, name) for name in CATALOGUES)
 
 
 def _shown(setting: Setting) -> str:

@@ -1,4 +1,5 @@
-"""The command line: ``papershelf serve | token | export | import | enrich``, one module each.
+"""The command line: ``papershelf serve | token | export | import | enrich | resolve |
+upgrade``, one module each (``published`` holds resolve and upgrade).
 
 Every command takes ``--data-dir`` (else ``$PAPERSHELF_DATA_DIR``) the same way; see
 ``common``. Expected failures, a bad file among them, end in one line on stderr and exit 1.
@@ -7,7 +8,7 @@ Every command takes ``--data-dir`` (else ``$PAPERSHELF_DATA_DIR``) the same way;
 import click
 
 from papershelf import __version__
-from papershelf.cli import enrich, serve, tokens, transfer
+from papershelf.cli import enrich, published, serve, tokens, transfer
 
 
 @click.group()
@@ -21,3 +22,5 @@ main.add_command(tokens.token)
 main.add_command(transfer.export_command)
 main.add_command(transfer.import_command)
 main.add_command(enrich.enrich)
+main.add_command(published.resolve)
+main.add_command(published.upgrade)

@@ -52,6 +52,11 @@ PAPER_RECORD = {
     "edited_fields": [],
     "enriched_fields": [],
     "enrichment": None,
+    # a preprint's published version (null, or {entry_type, venue, booktitle | journal, year,
+    # volume, number, pages, publisher, doi, dblp, source, evidence, checked_at}) and what the
+    # exports cite: "published" (the version, when there is one) or "preprint"
+    "published_version": None,
+    "cite": "preprint",
     "created_at": None,
     "updated_at": None,
     "notes": [],

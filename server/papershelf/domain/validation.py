@@ -311,6 +311,10 @@ class PaperSaveSchema(PaperCreateSchema):
 
 
 class PaperPatchSchema(PaperFieldsSchema):
+    cite = fields.String(validate=validate.OneOf(("published", "preprint")), metadata={
+        "description": "what the exports cite; \"preprint\" sticks across later checks"})
+    published_version = fields.Raw(allow_none=True, metadata={
+        "description": "only null: rejects the published version found (never offered again)"})
     groups = _group_ids("the groups the paper is shared to, all of them ([]: private)")
     citation_key = fields.String(validate=_Whole(
         CITATION_KEY, error=f"A citation key is 1–{CITATION_KEY_LEN} of A–Z a–z 0–9 and _:.-+/ ."))

@@ -30,6 +30,7 @@ from papershelf.domain.names import bibtex_names
 from papershelf.domain.validation import FIELD_NAME
 
 from . import annotation_text, journal_doi
+from .cited import cited_records
 
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _MONTH_OF = {f"{i + 1:02d}": m for i, m in enumerate(MONTHS)}
@@ -303,8 +304,11 @@ def write_bibtex(
     notes_field: str = "annote",
     encoding: str = "latex",
     biblatex: bool = False,
+    version: str = "published",
+    venue: str = "full",
 ) -> Iterator[str]:
     """BibTeX entries for ``records``, one chunk per entry, entries a blank line apart."""
+    records = cited_records(records, version, venue)
     _check_options(notes_field, encoding)
     utf8 = encoding == "utf8"
     first = True

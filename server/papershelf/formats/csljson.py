@@ -44,6 +44,7 @@ from papershelf.domain.validation import ENTRY_TYPE
 
 from . import FormatError, annotation_text, is_journal_article, journal_doi, venue
 from .bibtex_write import fingerprint, kept_as_written
+from .cited import cited_records
 from .edtf import csl_to_edtf, day_of, edtf_to_csl, more_than_a_date, read_edtf
 
 # BibTeX entry type -> CSL type
@@ -214,6 +215,7 @@ def csl_item(record: dict, *, abstract: bool = True) -> dict:
 
 def write_csljson(records: Iterable[dict], *, abstract: bool = True, **_options) -> Iterator[str]:
     """A CSL-JSON array, one item per chunk."""
+    records = cited_records(records, **_options)
     yield "["
     sep = "\n"
     for record in records:

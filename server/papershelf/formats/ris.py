@@ -16,6 +16,7 @@ from papershelf.domain.identifiers import arxiv_abs_url, arxiv_doi
 from papershelf.domain.names import name_parts
 
 from . import highlight_line, highlights_in_order, is_journal_article, journal_doi, notes_in_order, venue
+from .cited import cited_records
 
 EOL = "\r\n"  # the RIS specification's line end
 TYPES = {
@@ -107,6 +108,7 @@ def _record(record: dict, abstract: bool) -> str:
 
 def write_ris(records: Iterable[dict], *, abstract: bool = True, **_options) -> Iterator[str]:
     """RIS records, a blank line apart."""
+    records = cited_records(records, **_options)
     first = True
     for record in records:
         chunk = _record(record, abstract)

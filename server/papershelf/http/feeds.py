@@ -2,10 +2,11 @@
 themselves, ``/feeds/<secret>.<ext>``, whose secret is the only credential."""
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
-from marshmallow import fields, pre_load, validate
+from marshmallow import EXCLUDE, fields, pre_load, validate
 
 from papershelf.formats import EXPORT_FORMATS
-from papershelf.http import current_user, doc, json_body
+from papershelf.formats.cited import VENUE_NAMES, VERSIONS
+from papershelf.http import current_user, doc, json_body, query_args
 from papershelf.http.schemas import QUERY_MAX, TAG_LEN, StrictSchema
 from papershelf.services import feeds
 
@@ -34,8 +35,25 @@ class FeedSchema(StrictSchema):
     group = fields.Integer(allow_none=True, required=True)
     path = fields.String(required=True)
     url = fields.String(required=True, metadata={"description": "the feed's address: its only "
-                                                 "credential, read-only"})
+                                                 "credential, read-only; add ?version=preprint to "
+                                                 "cite every paper as its preprint, ?venue=short "
+                                                 "for short venue names (\"NeurIPS 2017\")"})
     created_at = fields.String(required=True)
+
+
+class FeedQuerySchema(StrictSchema):
+    """A feed's address takes the export's citing options: ``?version=preprint``, ``?venue=short``
+    (other parameters, a client's cache buster, are ignored as they always were)."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+    version = fields.String(load_default="published", validate=validate.OneOf(VERSIONS))
+    venue = fields.String(load_default="full", validate=validate.OneOf(VENUE_NAMES))
+
+    @pre_load
+    def blank_is_absent(self, data, **kwargs):
+        return {k: v for k, v in data.items() if v != ""}
 
 
 class FeedListSchema(StrictSchema):
@@ -43,6 +61,7 @@ class FeedListSchema(StrictSchema):
 
 
 FEED_IN = FeedInSchema()
+FEED_QUERY = FeedQuerySchema()
 
 
 def _answer(feed) -> dict:
@@ -76,6 +95,7 @@ def revoke_feed(feed_id):
 def feed(name):
     """The feed's file, the same bytes as /api/export with its filter; 304 when unchanged."""
     found = feeds.feed_for(name)
+    options = query_args(FEED_QUERY)
     version = feeds.feed_version(found)
     modified = feeds.http_date(version.last_modified)
     unchanged = (version.etag.strip('"') in request.if_none_match if request.if_none_match
@@ -83,7 +103,7 @@ def feed(name):
     if unchanged:
         response = Response(status=304)
     else:
-        chunks = (c.encode("utf-8") for c in feeds.feed_chunks(found))
+        chunks = (c.encode("utf-8") for c in feeds.feed_chunks(found, **options))
         response = Response(stream_with_context(chunks), content_type=EXPORT_FORMATS[found.format][0])
     response.headers["ETag"] = version.etag
     response.headers["Cache-Control"] = "no-cache"

@@ -25,9 +25,10 @@ PAPER_PATCH_SCHEMA = PaperPatchSchema()
 
 
 def _wake_enrichment():
-    worker = current_app.extensions.get("papershelf_enricher")
-    if worker is not None:
-        worker.wake()
+    for name in ("papershelf_enricher", "papershelf_resolver"):  # arXiv, then the catalogues
+        worker = current_app.extensions.get(name)
+        if worker is not None:
+            worker.wake()
 
 
 @bp.post("/papers")

@@ -84,6 +84,28 @@ class EnrichmentSchema(Schema):
     at = fields.String(allow_none=True)
 
 
+class PublishedVersionSchema(Schema):
+    entry_type = fields.String(metadata={"description": "inproceedings or article"})
+    venue = fields.String(allow_none=True, metadata={"description": "the venue as shown "
+                          "(\"NeurIPS 2017\" for the main venues)"})
+    booktitle = fields.String(allow_none=True, metadata={"description": "the proceedings' full "
+                              "title (inproceedings)"})
+    journal = fields.String(allow_none=True, metadata={"description": "article"})
+    year = fields.Integer(allow_none=True, metadata={"description": "the venue's year, from its "
+                          "record (DBLP or Crossref), not the preprint's"})
+    volume = fields.String(allow_none=True)
+    number = fields.String(allow_none=True)
+    pages = fields.String(allow_none=True)
+    publisher = fields.String(allow_none=True)
+    doi = fields.String(allow_none=True, metadata={"description": "the venue's DOI"})
+    dblp = fields.String(allow_none=True, metadata={"description": "DBLP's key of the record"})
+    source = fields.String(metadata={"description": "who linked it to the preprint: arxiv (its "
+                           "own DOI), semantic_scholar (by arXiv id), dblp or crossref (a search "
+                           "by title, first author and year)"})
+    evidence = fields.String(allow_none=True, metadata={"description": "why it was accepted"})
+    checked_at = fields.String()
+
+
 class PaperSchema(Schema):
     id = fields.Integer(dump_only=True)
     arxiv_id = fields.String(allow_none=True)
@@ -132,6 +154,14 @@ class PaperSchema(Schema):
     edited_fields = fields.List(fields.String(), dump_only=True)
     enriched_fields = fields.List(fields.String(), dump_only=True)
     enrichment = fields.Nested(EnrichmentSchema, dump_only=True)
+    published_version = fields.Nested(PublishedVersionSchema, allow_none=True, metadata={
+        "description": "the version a venue published, found in the catalogues and accepted "
+                       "only when a catalogue links it to the arXiv id or title, authors and year "
+                       "agree; null when none is known. (`published` is the preprint's date.) "
+                       "PATCH null rejects the match: it is remembered and never offered again"})
+    cite = fields.String(validate=validate.OneOf(("published", "preprint")), metadata={
+        "description": "what the exports cite: published (the version, when there is one) or "
+                       "preprint; PATCH \"preprint\" sticks across later checks"})
     created_at = fields.String(dump_only=True)
     updated_at = fields.String(dump_only=True)
     notes = fields.List(fields.Nested(NoteSchema), dump_only=True)

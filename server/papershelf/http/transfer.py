@@ -6,6 +6,7 @@ from flask import Blueprint, Response, current_app, request, stream_with_context
 from marshmallow import ValidationError, fields, pre_load, validate
 
 from papershelf.formats import EXPORT_FORMATS, IMPORT_FORMATS, export_filename
+from papershelf.formats.cited import VENUE_NAMES, VERSIONS
 from papershelf.http import current_user, doc, query_args
 from papershelf.http.errors import ValidationFailed
 from papershelf.http.schemas import QUERY_MAX, TAG_LEN, StrictSchema
@@ -43,6 +44,14 @@ class ExportQuerySchema(StrictSchema):
                               falsy={"0", "false", "no", "off"})
     notes_field = fields.String(load_default="annote", validate=validate.OneOf(["annote", "note"]))
     encoding = fields.String(load_default="latex", validate=validate.OneOf(["latex", "utf8"]))
+    version = fields.String(load_default="published", validate=validate.OneOf(VERSIONS), metadata={
+        "description": "published (default): a preprint with a published version is cited as "
+                       "that version (@inproceedings/@article, the venue's year, pages, DOI; the "
+                       "same key; eprint kept), unless its cite is preprint; preprint: every "
+                       "paper as its preprint"})
+    venue = fields.String(load_default="full", validate=validate.OneOf(VENUE_NAMES), metadata={
+        "description": "full (default): the venue's full name; short: the main venues' short "
+                       "names (\"NeurIPS 2017\")"})
 
     @pre_load
     def blank_is_absent(self, data, **kwargs):

@@ -173,9 +173,12 @@ def claim(lease: float, limit: int = BATCH_SIZE) -> list[tuple[int, str]]:
 
 def queued_fields(now=None) -> dict:
     """A paper's enrichment columns once it is (back) in the queue, due ``now``: the one rule
-    for a save, an edit, an import, ``enrich`` and ``enrich --all``."""
-    return {"enrichment": "pending", "enrichment_due": now or utcnow(), "enrichment_attempts": 0,
-            "enrichment_reason": None, "enrichment_at": None}
+    for a save, an edit, an import, ``enrich`` and ``enrich --all``. The check for a published
+    version (``services.published``) is queued with it and waits for arXiv's answer."""
+    now = now or utcnow()
+    return {"enrichment": "pending", "enrichment_due": now, "enrichment_attempts": 0,
+            "enrichment_reason": None, "enrichment_at": None,
+            "resolve": "pending", "resolve_due": now, "resolve_attempts": 0, "resolve_reason": None}
 
 
 def mark_queued(paper: Paper, now=None) -> None:

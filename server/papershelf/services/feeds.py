@@ -127,14 +127,15 @@ def feed_version(feed: Feed) -> Version:
                    salt=str(feed.id))
 
 
-def feed_chunks(feed: Feed):
-    """The feed's file, in chunks: the same bytes as ``/api/export`` with its filter."""
+def feed_chunks(feed: Feed, **options):
+    """The feed's file, in chunks: the same bytes as ``/api/export`` with its filter (and
+    ``options``: ``version``, ``venue``)."""
     if feed.group_id is not None:
         return groups.export_chunks(feed.user, feed.group_id, feed.format, tag=feed.tag,
                                     topic=feed.topic, q=feed.q, abstract=True,
-                                    notes_field="annote", encoding="latex")
+                                    notes_field="annote", encoding="latex", **options)
     return transfer.export_chunks(feed.user, feed.format, tag=feed.tag, topic=feed.topic, q=feed.q,
-                                  abstract=True, notes_field="annote", encoding="latex")
+                                  abstract=True, notes_field="annote", encoding="latex", **options)
 
 
 def http_date(value: datetime) -> datetime:

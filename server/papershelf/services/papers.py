@@ -17,7 +17,7 @@ from papershelf.domain.merge import (
     titles_compatible,
 )
 from papershelf.domain.record import provisional_title
-from papershelf.services import citekeys, enrichment, groups, search
+from papershelf.services import citekeys, enrichment, groups, published, search
 from papershelf.store import papers as queries
 from papershelf.store import records
 from papershelf.store.db import violated_index, write
@@ -228,6 +228,8 @@ def _update_paper(user: User, paper_id: int, data: dict, enrich: bool) -> Paper:
     paper = get_paper(user, paper_id)
     tags = data.pop("tags", None)
     shared_to = data.pop("groups", None)
+    choice = published.take_choice(data)
+    published.apply_choice(paper, choice)
     if shared_to is not None:
         groups.share(user, paper, shared_to, replace=True)
     if "citation_key" in data and data["citation_key"] != paper.citation_key:

@@ -43,7 +43,7 @@ from papershelf.domain.validation import (
 )
 from papershelf.formats import IMPORT_FORMATS, FormatError, annotation_text, reader_for, writer_for
 from papershelf.formats.upload import decode_upload, sniff_format
-from papershelf.services import citekeys, listing, papers, search
+from papershelf.services import citekeys, listing, papers, published, search
 from papershelf.store import papers as queries
 from papershelf.store import records
 from papershelf.store.db import let_other_writers_in, write
@@ -412,6 +412,7 @@ def _restore_exactly(user: User, paper: Paper, record: dict) -> None:
         paper.enrichment_reason = enrichment.get("reason")
         paper.enrichment_at = _timestamp(enrichment.get("at"))
         paper.enrichment_due = utcnow() if paper.enrichment == "pending" else None
+    published.restore(paper, record)  # the published version found and what its user cites
     paper.created_at = _timestamp(record.get("created_at")) or paper.created_at
     paper.updated_at = _timestamp(record.get("updated_at")) or paper.updated_at
 

@@ -14,7 +14,7 @@ from papershelf.store.db import StoreError, db, is_postgres, is_sqlite
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 SCHEMA_LOCK_KEY = 0x7061706572736863  # a single-key advisory lock, apart from every other
 
 
@@ -178,6 +178,32 @@ def _paper_identities() -> None:
             for paper_id, user_id, url, source_url, doi, arxiv_id, pdf_url in rows[i:i + 500]])
 
 
+# The columns version 12 adds to ``paper``: a preprint's published version and its check.
+_PUBLISHED_COLUMNS = (
+    ("published_version", "TEXT"),
+    ("cite", "VARCHAR(16)"),
+    ("published_rejected", "TEXT NOT NULL DEFAULT '[]'"),
+    ("resolve", "VARCHAR(16)"),
+    ("resolve_reason", "TEXT"),
+    ("resolve_at", "{timestamp}"),
+    ("resolve_attempts", "INTEGER NOT NULL DEFAULT 0"),
+    ("resolve_due", "{timestamp}"),
+)
+
+
+def _published_versions() -> None:
+    """A preprint's published version, what its user cites, the matches they rejected, and the
+    queue of the check; every paper with an arXiv id queued for it. Idempotent."""
+    timestamp = "TIMESTAMP" if is_postgres() else "DATETIME"
+    have = {c.name for c in db.get_columns("paper")}
+    for name, sql in _PUBLISHED_COLUMNS:
+        if name not in have:
+            db.execute_sql(f'ALTER TABLE paper ADD COLUMN "{name}" {sql.format(timestamp=timestamp)}')
+    db.execute_sql("CREATE INDEX IF NOT EXISTS paper_resolve_resolve_due ON paper (resolve, resolve_due)")
+    db.execute_sql(f"UPDATE paper SET resolve = 'pending', resolve_due = {db.param} "
+                   "WHERE arxiv_id IS NOT NULL AND resolve IS NULL", (models.utcnow(),))
+
+
 MIGRATIONS: dict = {
     # 2: PostgreSQL search documents stored inline (rows move as they are next written).
     2: _search_documents_inline,
@@ -200,6 +226,8 @@ MIGRATIONS: dict = {
     10: _pdf_highlights,
     # 11: a paper's identities (any finds it: a landing page, its PDF, its DOI); its PDF address.
     11: _paper_identities,
+    # 12: a preprint's published version, the choice to cite it, rejected matches, its queue.
+    12: _published_versions,
 }
 
 

@@ -101,6 +101,17 @@ class Paper(BaseModel):
     enrichment_at = DateTimeField(null=True)
     enrichment_attempts = IntegerField(default=0)
     enrichment_due = DateTimeField(null=True)
+    # the published version of a preprint (services.published): the version found with its
+    # source, what the user chose to cite (None: the version when there is one), the matches
+    # the user rejected (never offered again), and the check's queue
+    published_version = JSONField(null=True)
+    cite = CharField(max_length=16, null=True)  # published | preprint | None (derived)
+    published_rejected = JSONField(default=list)
+    resolve = CharField(max_length=16, null=True)  # pending | done | failed | None
+    resolve_reason = TextField(null=True)
+    resolve_at = DateTimeField(null=True)
+    resolve_attempts = IntegerField(default=0)
+    resolve_due = DateTimeField(null=True)
     created_at = DateTimeField(default=utcnow)
     updated_at = DateTimeField(default=utcnow)
 
@@ -112,6 +123,7 @@ class Paper(BaseModel):
             (("user", "url"), False),
             (("user", "client_id"), True),
             (("enrichment", "enrichment_due"), False),
+            (("resolve", "resolve_due"), False),
             # A feed's version (count, ids, latest change of a user's papers) from the index alone.
             (("user", "updated_at"), False),
         )

@@ -43,6 +43,11 @@ def enrichment_record(p: Paper) -> dict:
     return {"state": p.enrichment, "reason": p.enrichment_reason, "at": iso(p.enrichment_at)}
 
 
+def cite_of(p: Paper) -> str:
+    """What the exports cite: the preprint when the user said so or no version is known."""
+    return "published" if p.published_version and p.cite != "preprint" else "preprint"
+
+
 def paper_record(p: Paper, tags: list[str], notes: list[dict], highlights: list[dict]) -> dict:
     return {
         "id": p.id,
@@ -82,6 +87,8 @@ def paper_record(p: Paper, tags: list[str], notes: list[dict], highlights: list[
         "edited_fields": p.edited_fields or [],
         "enriched_fields": p.enriched_fields or [],
         "enrichment": enrichment_record(p),
+        "published_version": p.published_version,
+        "cite": cite_of(p),
         "created_at": iso(p.created_at),
         "updated_at": iso(p.updated_at),
         "notes": notes,

