@@ -44,8 +44,12 @@ def enrichment_record(p: Paper) -> dict:
 
 
 def cite_of(p: Paper) -> str:
+    return _cite(p.published_version, p.cite)
+
+
+def _cite(published_version, cite) -> str:
     """What the exports cite: the preprint when the user said so or no version is known."""
-    return "published" if p.published_version and p.cite != "preprint" else "preprint"
+    return "published" if published_version and cite != "preprint" else "preprint"
 
 
 def paper_record(p: Paper, tags: list[str], notes: list[dict], highlights: list[dict]) -> dict:
@@ -204,12 +208,12 @@ _PAPER_COLUMNS = (
     "published", "published_precision", "primary_category", "journal_ref", "comments",
     "entry_type", "journal", "booktitle", "volume", "number", "pages", "publisher", "edition",
     "source_url", "pdf_url", "citation_key", "citation_key_pinned", "citation_key_fixed",
-    "enrichment", "enrichment_reason",
+    "enrichment", "enrichment_reason", "cite",
 )
 _TIME_COLUMNS = ("enrichment_at", "created_at", "updated_at")
 # the JSON columns, read as one JSON array per paper (one parse instead of nine)
 _JSON_COLUMNS = ("authors", "affiliations", "topics", "categories", "editors", "edited_fields",
-                 "enriched_fields", "extra", "verbatim")
+                 "enriched_fields", "extra", "verbatim", "published_version")
 
 
 def _select_papers() -> str:
@@ -228,9 +232,9 @@ def _row_record(row, tags: list, notes: list, highlights: list) -> dict:
     (pid, arxiv_id, arxiv_version, doi, url, title, authors_more, abstract, published,
      precision, primary_category, journal_ref, comments, entry_type, journal, booktitle, volume,
      number, pages, publisher, edition, source_url, pdf_url, citation_key, pinned, fixed,
-     enrichment, reason, enrichment_at, created_at, updated_at, values) = row
+     enrichment, reason, cite, enrichment_at, created_at, updated_at, values) = row
     (authors, affiliations, topics, categories, editors, edited, enriched, extra,
-     verbatim) = _loads(values)
+     verbatim, published_version) = _loads(values)
     return {
         "id": pid,
         "arxiv_id": arxiv_id,
@@ -269,6 +273,8 @@ def _row_record(row, tags: list, notes: list, highlights: list) -> dict:
         "edited_fields": edited or [],
         "enriched_fields": enriched or [],
         "enrichment": {"state": enrichment, "reason": reason, "at": enrichment_at},
+        "published_version": published_version,
+        "cite": _cite(published_version, cite),
         "created_at": created_at,
         "updated_at": updated_at,
         "notes": notes,
