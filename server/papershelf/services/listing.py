@@ -91,6 +91,13 @@ def count_papers(user: User, q=None, tag=None, topic=None, state=None, starred=N
     return filtered(user, q=q, tag=tag, topic=topic, state=state, starred=starred).count()
 
 
+def matching_ids(user: User, **filters) -> list[int]:
+    """The ids of every paper of the user's that the filters match, newest first ("select all
+    matching")."""
+    return [pid for (pid,) in filtered(user, **filters).select(Paper.id)
+            .order_by(Paper.id.desc()).tuples()]
+
+
 # Sorts in pages of a position (numbered pages); "saved" (= "added") and "published" go on
 # from the last paper (a keyset cursor), as they always did.
 def _venue():
