@@ -414,3 +414,14 @@ def test_a_version_10_store_gains_reading_state_and_the_migration_runs_twice(mak
     kept = again.test_client().get(f"/api/papers/{paper['id']}", headers=headers).json
     assert (kept["title"], kept["reading_state"], kept["starred"], kept["key_aliases"]) == (
         "Kept", "unread", False, [])
+
+
+def test_importing_a_file_again_says_how_many_were_already_there(client, alice):
+    bib = ("@article{a2020, title={First}, author={Doe, Ann}, year={2020}, journal={J}}\n"
+           "@article{b2021, title={Second}, author={Roe, Bo}, year={2021}, journal={J}}\n")
+    first = client.post("/api/import?format=bibtex", data=bib.encode(), headers=alice,
+                        content_type="text/plain").json
+    assert (first["created"], first["unchanged"]) == (2, 0)
+    again = client.post("/api/import?format=bibtex", data=bib.encode(), headers=alice,
+                        content_type="text/plain").json
+    assert (again["created"], again["updated"], again["unchanged"], again["skipped"]) == (0, 0, 2, 0)

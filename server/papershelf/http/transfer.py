@@ -75,6 +75,8 @@ class ImportErrorSchema(StrictSchema):
 class ImportResultSchema(StrictSchema):
     created = fields.Integer()
     updated = fields.Integer()
+    unchanged = fields.Integer(metadata={
+        "description": "entries already in the library as the file has them"})
     skipped = fields.Integer()
     errors = fields.List(fields.Nested(ImportErrorSchema))
 

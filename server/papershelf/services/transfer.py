@@ -276,8 +276,8 @@ class _Import:
     backup: bool
     enrich: bool
     started: datetime = field(default_factory=utcnow)
-    report: dict = field(default_factory=lambda: {"created": 0, "updated": 0, "skipped": 0,
-                                                  "errors": []})
+    report: dict = field(default_factory=lambda: {"created": 0, "updated": 0, "unchanged": 0,
+                                                  "skipped": 0, "errors": []})
 
     def tell(self, index: int, record: dict | None, reason: str, **more) -> None:
         where = {"index": index}
@@ -458,6 +458,8 @@ def _write(run: _Import, incoming: _Incoming) -> None:
         run.report["created"] += 1
     elif changed:
         run.report["updated"] += 1
+    else:
+        run.report["unchanged"] += 1  # already in the library as the file has it
 
 
 def _import_one(run: _Import, index: int, record: dict) -> None:
