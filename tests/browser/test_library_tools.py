@@ -255,7 +255,7 @@ def test_import_report_is_a_readable_list(page, library, tmp_path):
         p.click("#import-form button[type=submit]")
         expect(p.locator("#import-result")).to_contain_text(expected)
     items = p.locator("#import-result ul:not(.import-counts) li")
-    expect(items.first).to_contain_text("Entry 2 (b2021), skipped")
+    expect(items.first).to_contain_text("Entry b2021, skipped: no title")
     assert "{" not in p.locator("#import-result").inner_text()  # no raw JSON
     assert page.problems == []
 
@@ -332,19 +332,20 @@ def test_axe_finds_no_violations_on_the_library_pages(page, library, scheme):
     p.emulate_media(color_scheme=scheme)
     sign_in(p, library)
     found = {}
-    for path in _pages(library, first["id"]) + ["/signin-less"]:
-        if path == "/signin-less":
-            continue
+    for path in _pages(library, first["id"]):
         p.goto(library.base + path)
         if path == "/":
             rows(p).first.locator("input[data-pick]").click()  # the bulk bar, shown
-        p.add_script_tag(path=str(AXE))
+        # The page's CSP refuses an injected <script>; evaluating axe's source is the
+        # browser's own debugger protocol, which the CSP does not govern.
+        p.evaluate(AXE.read_text(encoding="utf-8") + "\n;undefined")
         result = p.evaluate("""async () => {
-            const r = await axe.run(document, {resultTypes: ['violations']});
-            return r.violations.map(v => ({id: v.id, impact: v.impact,
-                nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}));
+            const r = await axe.run(document);
+            return {passes: r.passes.length, violations: r.violations.map(v => ({id: v.id,
+                impact: v.impact, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))};
         }""")
-        if result:
-            found[path] = result
+        assert result["passes"] > 10, (path, result)  # axe ran its rules on the page
+        if result["violations"]:
+            found[path] = result["violations"]
     assert found == {}, json.dumps(found, indent=1)
     assert page.problems == []

@@ -472,7 +472,7 @@ function showImportReport(name, result) {
 
 function describeImportProblem(err) {
   if (typeof err === "string") return err;
-  const where = `Entry ${Number(err.index) + 1}${err.key ? ` (${err.key})` : ""}`;
+  const where = err.key ? `Entry ${err.key}` : `Entry ${Number(err.index) + 1}`;
   const what = err.imported ? "imported without some of it" : "skipped";
   let detail = "";
   if (err.fields && typeof err.fields === "object") {
