@@ -425,3 +425,47 @@ def test_importing_a_file_again_says_how_many_were_already_there(client, alice):
     again = client.post("/api/import?format=bibtex", data=bib.encode(), headers=alice,
                         content_type="text/plain").json
     assert (again["created"], again["updated"], again["unchanged"], again["skipped"]) == (0, 0, 2, 0)
+
+
+# ---- exports: aliases, state on request, the user's defaults -------------------------------
+
+
+def _bibtex(client, headers, query=""):
+    r = client.get("/api/export?format=bibtex" + query, headers=headers)
+    assert r.status_code == 200, r.data[:300]
+    return r.get_data(as_text=True)
+
+
+def test_a_merged_papers_key_is_exported_as_ids_and_parses(client, alice):
+    import bibtexparser
+    from pybtex.database import parse_string
+
+    keep = save(client, alice, title="Attention Is All You Need", authors=["Ashish Vaswani"],
+                published="2017-06-12")
+    other = save(client, alice, title="Attention is all you need", authors=["Ashish Vaswani"],
+                 published="2017", entry_type="inproceedings", booktitle="NeurIPS")
+    client.post(f"/api/papers/{keep['id']}/merge", json={"other": other["id"]}, headers=alice)
+    for fmt in ("bibtex", "biblatex"):
+        text = client.get(f"/api/export?format={fmt}", headers=alice).get_data(as_text=True)
+        assert f"ids = {{{other['citation_key']}}}" in text
+        entries = parse_string(text, "bibtex").entries
+        assert list(entries) == [keep["citation_key"]]
+        assert not bibtexparser.parse_string(text).failed_blocks
+
+
+def test_state_and_star_go_into_keywords_only_when_asked(client, alice, saved):
+    client.patch(f"/api/papers/{saved['id']}", headers=alice,
+                 json={"tags": ["rl"], "reading_state": "to_read", "starred": True})
+    plain = _bibtex(client, alice)
+    assert "keywords = {rl}" in plain and "state:" not in plain and "starred" not in plain
+    asked = _bibtex(client, alice, "&with_state=1")
+    assert "keywords = {rl, state:to\\_read, starred}" in asked  # LaTeX-escaped
+    r = client.get("/api/export?with_state=maybe", headers=alice)
+    assert r.status_code == 422
+
+
+def test_exports_follow_the_users_defaults_where_the_query_is_silent(client, alice, saved):
+    assert "abstract = {" in _bibtex(client, alice)
+    client.patch("/api/settings", json={"export": {"abstract": False}}, headers=alice)
+    assert "abstract = {" not in _bibtex(client, alice)
+    assert "abstract = {" in _bibtex(client, alice, "&abstract=1")
