@@ -469,3 +469,20 @@ def test_exports_follow_the_users_defaults_where_the_query_is_silent(client, ali
     client.patch("/api/settings", json={"export": {"abstract": False}}, headers=alice)
     assert "abstract = {" not in _bibtex(client, alice)
     assert "abstract = {" in _bibtex(client, alice, "&abstract=1")
+
+
+def test_a_backup_keeps_state_star_and_key_aliases(client, alice, bob):
+    keep = save(client, alice, title="Attention Is All You Need", authors=["Ashish Vaswani"],
+                published="2017-06-12")
+    other = save(client, alice, title="Attention is all you need", authors=["Ashish Vaswani"],
+                 published="2017")
+    client.post(f"/api/papers/{keep['id']}/merge", json={"other": other["id"]}, headers=alice)
+    client.patch(f"/api/papers/{keep['id']}", json={"reading_state": "read", "starred": True},
+                 headers=alice)
+    backup = client.get("/api/export?format=json", headers=alice).get_data()
+    r = client.post("/api/import?format=json", data=backup, headers=bob,
+                    content_type="application/json")
+    assert r.status_code == 200 and r.json["created"] == 1, r.json
+    (restored,) = client.get("/api/papers", headers=bob).json["items"]
+    assert (restored["reading_state"], restored["starred"], restored["key_aliases"]) == (
+        "read", True, [other["citation_key"]])

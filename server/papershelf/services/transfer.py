@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from papershelf.domain import palette
+from papershelf.domain.entry_types import READING_STATES
 from papershelf.domain.errors import Invalid
 from papershelf.domain.merge import IDENTITY_FIELDS, PAGE_FIELDS
 from papershelf.domain.validation import (
@@ -415,6 +416,11 @@ def _restore_exactly(user: User, paper: Paper, record: dict) -> None:
     published.restore(paper, record)  # the published version found and what its user cites
     paper.created_at = _timestamp(record.get("created_at")) or paper.created_at
     paper.updated_at = _timestamp(record.get("updated_at")) or paper.updated_at
+    if record.get("reading_state") in READING_STATES:
+        paper.reading_state = record["reading_state"]
+    paper.starred = record.get("starred") is True
+    paper.key_aliases = [k for k in record.get("key_aliases") or []
+                         if isinstance(k, str) and CITATION_KEY.match(k)][:100]
 
 
 def _write(run: _Import, incoming: _Incoming) -> None:
