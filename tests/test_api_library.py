@@ -486,3 +486,24 @@ def test_a_backup_keeps_state_star_and_key_aliases(client, alice, bob):
     (restored,) = client.get("/api/papers", headers=bob).json["items"]
     assert (restored["reading_state"], restored["starred"], restored["key_aliases"]) == (
         "read", True, [other["citation_key"]])
+
+
+@pytest.mark.parametrize(("method", "url", "body"), [
+    ("PATCH", "/api/papers", {"ids": [2**63 - 1], "set": {"starred": True}}),
+    ("DELETE", "/api/papers", {"ids": [2**63 - 1, 2**31]}),
+    ("POST", "/api/papers/restore", {"ids": [2**63 - 1]}),
+    ("POST", "/api/papers/1/merge", {"other": 2**63 - 1}),
+    ("POST", f"/api/papers/{2**63 - 1}/merge", {"other": 1}),
+    ("PATCH", "/api/tags/" + "x" * 5000, {"name": "y"}),
+    ("DELETE", "/api/tags/a%00b", None),
+    ("PATCH", "/api/tags/%ED%A0%80", {"name": "y"}),
+])
+def test_out_of_range_ids_and_unstorable_tag_names_are_answered_cleanly(client, alice, saved,
+                                                                       method, url, body):
+    r = client.open(url, method=method, json=body, headers=alice)
+    assert r.status_code < 500, (r.status_code, r.data[:200])
+    if r.status_code >= 400:
+        assert set(r.json) == {"error"}
+    else:  # ids of no paper: nothing deleted, nothing restored
+        assert r.json in ({"deleted": [], "restorable_for": 3600}, {"restored": []})
+    assert client.get(f"/api/papers/{saved['id']}", headers=alice).status_code == 200

@@ -2,7 +2,9 @@
 
 from flask import Blueprint, current_app
 
-from papershelf.http import current_user, doc, json_body, query_args
+from papershelf.domain.errors import NotFound
+from papershelf.domain.validation import TAG_LEN
+from papershelf.http import current_user, doc, json_body, query_args, unstorable
 from papershelf.http.schemas import (
     BulkPatchSchema,
     BulkResultSchema,
@@ -150,15 +152,22 @@ def list_tags():
     return tags.tags_record(current_user())
 
 
+def _tag_name(name: str) -> str:
+    """A tag's name from the path: one no store can hold (a NUL, a lone surrogate) is no tag."""
+    if unstorable(name) or len(name) > TAG_LEN:
+        raise NotFound("no such tag")
+    return name
+
+
 @bp.patch("/tags/<path:name>")
 @doc(summary="Rename a tag; to another tag's name: merge the two",
      body=TagPatchSchema, responses={200: TagCountSchema})
 def rename_tag(name):
-    return tags.rename_tag(current_user(), name, json_body(TAG_PATCH_SCHEMA)["name"])
+    return tags.rename_tag(current_user(), _tag_name(name), json_body(TAG_PATCH_SCHEMA)["name"])
 
 
 @bp.delete("/tags/<path:name>")
 @doc(summary="Remove a tag from every paper (the papers stay)", responses={204: None})
 def delete_tag(name):
-    tags.delete_tag(current_user(), name)
+    tags.delete_tag(current_user(), _tag_name(name))
     return "", 204
