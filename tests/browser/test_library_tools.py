@@ -52,6 +52,8 @@ def test_edit_every_field_the_entry_type_shows(page, library):
     p.fill("#edit-published", "2026")
     p.fill("#edit-doi", "https://doi.org/10.5555/ICML.2026.7")
     p.fill("#edit-abstract", "A better abstract.")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    p.screenshot(path=str(SHOTS / "editor-inproceedings.png"), full_page=True)
     p.click("#details-form button[type=submit]")
     expect(p.locator("#flash")).to_have_text("Details saved.")
     expect(p.locator("#flash")).to_have_class(re.compile(r"ps-msg-ok"))
@@ -98,6 +100,8 @@ def test_shift_click_a_range_then_tag_set_state_and_delete_with_undo(page, libra
     boxes.nth(1).click()
     boxes.nth(4).click(modifiers=["Shift"])
     expect(p.locator("#bulk-count")).to_have_text("4 selected")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    p.screenshot(path=str(SHOTS / "bulk-selection.png"))
     picked = [int(v) for v in p.locator("input[data-pick]:checked").evaluate_all(
         "els => els.map(e => e.value)")]
     newest_first = [x["id"] for x in reversed(shelf)]
@@ -171,6 +175,8 @@ def test_merge_duplicates_keeps_notes_and_the_key(page, library):
     group = p.locator("[data-dup-group]")
     expect(group).to_have_count(1)
     expect(group).to_contain_text("Same title, first author, year")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    p.screenshot(path=str(SHOTS / "duplicates.png"), full_page=True)
     group.locator(f"button[data-keep='{keep['id']}']").click()
     expect(p.locator("#flash")).to_contain_text(f"also cited as {other['citation_key']}")
     expect(p.locator("#no-duplicates")).to_be_visible()
