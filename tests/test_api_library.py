@@ -133,6 +133,10 @@ def test_sorts_by_title_first_author_venue_key_and_published(client, alice, shel
     assert published == ["2023-12-01", "2020-05-01", "2019-06-01", "2017-06-12", None]
     added = ids(papers(client, alice, "?sort=added"))
     assert added == [p["id"] for p in reversed(shelf)]
+    for paper, state in zip(shelf, ("read", "to_read", "unread", "reading", "to_read"), strict=True):
+        client.patch(f"/api/papers/{paper['id']}", json={"reading_state": state}, headers=alice)
+    states = [p["reading_state"] for p in papers(client, alice, "?sort=state")["items"]]
+    assert states == ["unread", "to_read", "to_read", "reading", "read"]
 
 
 def test_numbered_pages_and_cursors_cover_every_paper_once_with_the_total(client, alice, shelf):

@@ -6,8 +6,9 @@ import json
 from collections import Counter
 from datetime import date
 
-from peewee import fn
+from peewee import Case, fn
 
+from papershelf.domain.entry_types import READING_STATES
 from papershelf.domain.errors import Invalid
 from papershelf.services import search
 from papershelf.store import papers as queries
@@ -111,7 +112,9 @@ POSITIONED_SORTS = {
     "first_author": lambda: (fn.LOWER(Paper.authors).asc(), Paper.id.asc()),
     "venue": lambda: (_venue().asc(), Paper.id.asc()),
     "citation_key": lambda: (fn.LOWER(Paper.citation_key).asc(), Paper.id.asc()),
-    "state": lambda: (Paper.reading_state.asc(), Paper.id.desc()),
+    # in reading order: unread, to read, reading, read
+    "state": lambda: (Case(Paper.reading_state, [(s, i) for i, s in enumerate(READING_STATES)],
+                           len(READING_STATES)).asc(), Paper.id.desc()),
 }
 SORTS = ("saved", "added", "published", *POSITIONED_SORTS)
 
