@@ -511,3 +511,22 @@ def test_out_of_range_ids_and_unstorable_tag_names_are_answered_cleanly(client, 
     else:  # ids of no paper: nothing deleted, nothing restored
         assert r.json in ({"deleted": [], "restorable_for": 3600}, {"restored": []})
     assert client.get(f"/api/papers/{saved['id']}", headers=alice).status_code == 200
+
+
+def test_a_restored_paper_whose_id_was_given_out_again_comes_back_under_a_new_one(client, alice):
+    first = save(client, alice, title="First paper")
+    last = save(client, alice, title="Last paper")
+    note = client.post(f"/api/papers/{last['id']}/notes", json={"body": "kept"}, headers=alice).json
+    client.open("/api/papers", method="DELETE", json={"ids": [last["id"]]}, headers=alice)
+    newer = save(client, alice, title="Saved after the delete")
+    client.post(f"/api/papers/{newer['id']}/notes", json={"body": "newer's"}, headers=alice)
+    r = client.post("/api/papers/restore", json={"ids": [last["id"]]}, headers=alice)
+    assert r.status_code == 200, r.json
+    (back_id,) = r.json["restored"]
+    back = client.get(f"/api/papers/{back_id}", headers=alice).json
+    assert back["title"] == "Last paper" and [n["body"] for n in back["notes"]] == ["kept"]
+    # SQLite gives the highest id out again once its row is gone; PostgreSQL's sequence never
+    assert (back_id == last["id"]) == (newer["id"] != last["id"])
+    assert note["body"] == "kept"
+    titles = sorted(p["title"] for p in papers(client, alice)["items"])
+    assert titles == ["First paper", "Last paper", "Saved after the delete"] and first

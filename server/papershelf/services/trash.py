@@ -42,8 +42,9 @@ def delete_papers(user: User, paper_ids: list[int]) -> dict:
 
 
 def restore_papers(user: User, paper_ids: list[int]) -> dict:
-    """Bring back papers deleted within the window, with their ids, notes, highlights, tags and
-    shares: ``{"restored": [ids]}`` (ids not deleted lately are left out)."""
+    """Bring back papers deleted within the window, with their notes, highlights, tags and
+    shares, and their ids (unless another paper took one since): ``{"restored": [ids]}`` (ids
+    not deleted lately are left out)."""
     def restore():
         since = utcnow() - RESTORE_WINDOW
         found = list(DeletedPaper.select().where(
@@ -61,10 +62,10 @@ def restore_papers(user: User, paper_ids: list[int]) -> dict:
                 paper["citation_key"] = next(paper["citation_key"] + c
                                              for c in "abcdefghijklmnopqrstuvwxyz"
                                              if (paper["citation_key"] + c).lower() not in taken)
-            rows.write_back({**item.rows, "paper": paper})
+            paper_id = rows.write_back({**item.rows, "paper": paper})
             item.delete_instance()
-            search.reindex(Paper.get_by_id(item.paper_id))
-            restored.append(item.paper_id)
+            search.reindex(Paper.get_by_id(paper_id))
+            restored.append(paper_id)
         return restored
 
     return {"restored": write(restore)}

@@ -36,24 +36,31 @@ def rows_of(paper_ids: list[int]) -> dict[int, dict]:
     return out
 
 
-def _insert(table: str, row: dict) -> None:
+def _insert(table: str, row: dict) -> int:
+    """Insert ``row`` with its id, or with a new one when its id was given to another row since
+    (SQLite hands the highest id out again once its row is deleted). Answers the id."""
+    p = db.param
+    if "id" in row and db.execute_sql(f'SELECT 1 FROM "{table}" WHERE id = {p}',
+                                      (row["id"],)).fetchone():
+        row = {k: v for k, v in row.items() if k != "id"}
     cols = ", ".join(f'"{c}"' for c in row)
-    db.execute_sql(f'INSERT INTO "{table}" ({cols}) VALUES ({", ".join([db.param] * len(row))})',
-                   list(row.values()))
+    return db.execute_sql(f'INSERT INTO "{table}" ({cols}) VALUES ({", ".join([p] * len(row))})'
+                          ' RETURNING id', list(row.values())).fetchone()[0]
 
 
-def write_back(rows: dict) -> None:
+def write_back(rows: dict) -> int:
     """Insert a paper's rows as ``rows_of`` kept them (tags by name; shares to groups that are
-    gone are left out)."""
+    gone are left out). Answers the paper's id: its own, unless another paper has it now."""
     paper = rows["paper"]
-    _insert("paper", paper)
+    paper_id = _insert("paper", paper)
     ids = queries.ensure_tags(paper["user_id"], rows["tags"])
     for position, name in enumerate(rows["tags"]):
-        _insert("paper_tag", {"paper_id": paper["id"], "tag_id": ids[name], "position": position})
+        _insert("paper_tag", {"paper_id": paper_id, "tag_id": ids[name], "position": position})
     for table in ("note", "highlight"):
         for row in rows[table]:
-            _insert(table, row)
+            _insert(table, {**row, "paper_id": paper_id})
     for row in rows["paper_share"]:
         if db.execute_sql(f"SELECT 1 FROM user_group WHERE id = {db.param}",
                           (row["group_id"],)).fetchone():
-            _insert("paper_share", row)
+            _insert("paper_share", {**row, "paper_id": paper_id})
+    return paper_id
