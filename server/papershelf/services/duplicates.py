@@ -18,8 +18,8 @@ from papershelf.domain.names import last_name
 from papershelf.services import search
 from papershelf.services.papers import set_tags
 from papershelf.store import groups as group_rows
+from papershelf.store import models, records
 from papershelf.store import papers as queries
-from papershelf.store import records
 from papershelf.store.db import write
 from papershelf.store.models import Highlight, Note, Paper, User, utcnow
 
@@ -53,20 +53,19 @@ def work_key(title, authors, published) -> str | None:
 def find_duplicates(user: User) -> list[dict]:
     """Groups of the user's papers that are one work: ``[{"reason", "papers": [records]}]``,
     oldest paper first in each."""
-    by_key: dict[str, list[int]] = defaultdict(list)
+    by_key: dict[str, set[int]] = defaultdict(set)
     for pid, arxiv_id, doi, url, title, authors, published in (
             Paper.select(*_COLUMNS).where(Paper.user == user).order_by(Paper.id).tuples()):
-        authors = Paper.authors.python_value(authors) if isinstance(authors, str) else authors
-        if isinstance(published, str):
-            published = Paper.published.python_value(published)
         for identity in identities(arxiv_id, doi, url):
-            by_key[identity].append(pid)
+            by_key[identity].add(pid)
         key = work_key(title, authors, published)
         if key:
-            by_key["title:" + key].append(pid)
+            by_key["title:" + key].add(pid)
+    for pid, identity in _stored_identities(user):
+        by_key[identity].add(pid)
     groups, seen = [], set()
-    for key in sorted(by_key, key=lambda k: (not k.startswith(("arxiv:", "doi:")), k)):
-        ids = tuple(by_key[key])
+    for key in sorted(by_key, key=lambda k: (k.startswith("title:"), k)):
+        ids = tuple(sorted(by_key[key]))
         if len(ids) < 2 or ids in seen:
             continue
         seen.add(ids)
@@ -74,8 +73,22 @@ def find_duplicates(user: User) -> list[dict]:
     papers = {p.id: p for p in Paper.select().where(Paper.id.in_(
         sorted({i for _, ids in groups for i in ids})))}
     recs = {r["id"]: r for r in records.paper_records(list(papers.values()))}
-    return [{"reason": {"arxiv": "arXiv id", "doi": "DOI"}.get(kind, "title, first author, year"),
+    return [{"reason": _REASONS.get(kind, kind),
              "papers": [recs[i] for i in ids]} for kind, ids in groups]
+
+
+_REASONS = {"arxiv": "arXiv id", "doi": "DOI", "title": "title, first author, year"}
+
+
+def _stored_identities(user: User) -> list[tuple[int, str]]:
+    """``(paper id, identity)`` of the identities the store keeps for the user's papers (its
+    identities table, where the store has one: OpenReview, ACL Anthology, PubMed ids …), but
+    addresses (two works may share one page)."""
+    table = getattr(models, "PaperIdentity", None)
+    if table is None:
+        return []
+    return [(pid, identity) for pid, identity in table.select(table.paper, table.identity)
+            .where(table.user == user).tuples() if not identity.startswith("url:")]
 
 
 _STATE_RANK = {s: i for i, s in enumerate(READING_STATES)}
