@@ -211,12 +211,12 @@ _PAPER_COLUMNS = (
     "published", "published_precision", "primary_category", "journal_ref", "comments",
     "entry_type", "journal", "booktitle", "volume", "number", "pages", "publisher", "edition",
     "source_url", "pdf_url", "citation_key", "citation_key_pinned", "citation_key_fixed",
-    "enrichment", "enrichment_reason", "cite",
+    "enrichment", "enrichment_reason", "cite", "reading_state", "starred",
 )
 _TIME_COLUMNS = ("enrichment_at", "created_at", "updated_at")
 # the JSON columns, read as one JSON array per paper (one parse instead of nine)
 _JSON_COLUMNS = ("authors", "affiliations", "topics", "categories", "editors", "edited_fields",
-                 "enriched_fields", "extra", "verbatim", "published_version")
+                 "enriched_fields", "extra", "verbatim", "published_version", "key_aliases")
 
 
 def _select_papers() -> str:
@@ -235,9 +235,10 @@ def _row_record(row, tags: list, notes: list, highlights: list) -> dict:
     (pid, arxiv_id, arxiv_version, doi, url, title, authors_more, abstract, published,
      precision, primary_category, journal_ref, comments, entry_type, journal, booktitle, volume,
      number, pages, publisher, edition, source_url, pdf_url, citation_key, pinned, fixed,
-     enrichment, reason, cite, enrichment_at, created_at, updated_at, values) = row
+     enrichment, reason, cite, reading_state, starred, enrichment_at, created_at, updated_at,
+     values) = row
     (authors, affiliations, topics, categories, editors, edited, enriched, extra,
-     verbatim, published_version) = _loads(values)
+     verbatim, published_version, key_aliases) = _loads(values)
     return {
         "id": pid,
         "arxiv_id": arxiv_id,
@@ -253,6 +254,8 @@ def _row_record(row, tags: list, notes: list, highlights: list) -> dict:
         "affiliations": affiliations or [],
         "topics": topics or [],
         "tags": tags,
+        "reading_state": reading_state or "unread",
+        "starred": bool(starred),
         "primary_category": primary_category,
         "categories": categories or [],
         "journal_ref": journal_ref,
@@ -271,6 +274,7 @@ def _row_record(row, tags: list, notes: list, highlights: list) -> dict:
         "source_url": source_url,
         "pdf_url": pdf_url,
         "citation_key": citation_key,
+        "key_aliases": key_aliases or [],
         "citation_key_pinned": bool(pinned),
         "citation_key_fixed": bool(fixed),
         "edited_fields": edited or [],
