@@ -303,7 +303,11 @@ def test_duplicates_by_arxiv_doi_and_by_title_author_year(client, alice):
     venue = save(client, alice, title="Attention is all you need.",
                  authors=["A. Vaswani"], published="2017-12-04", entry_type="inproceedings",
                  booktitle="NeurIPS", doi="10.5555/3295222.3295349")
-    by_arxiv_doi = save(client, alice, title="Transformers", doi="10.48550/arXiv.1706.03762")
+    # a save by arXiv's DOI would merge into the preprint: an edit gives another paper that DOI
+    by_arxiv_doi = save(client, alice, title="Transformers", url="https://example.org/t")
+    r = client.patch(f"/api/papers/{by_arxiv_doi['id']}", headers=alice,
+                     json={"doi": "10.48550/arXiv.1706.03762"})
+    assert r.status_code == 200, r.json
     doi_a = save(client, alice, title="A", doi="10.1000/XYZ")
     doi_b = save(client, alice, title="A (extended)", url="https://example.org/a")
     client.patch(f"/api/papers/{doi_b['id']}", json={"doi": "10.1000/xyz"}, headers=alice)
