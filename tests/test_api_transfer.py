@@ -161,7 +161,7 @@ def test_bibtex_import_creates_papers_with_their_keys_and_notes(client, alice):
     r = client.post("/api/import?format=bibtex", data=BIB.encode(), headers=alice,
                     content_type="application/x-bibtex")
     assert r.status_code == 200, r.json
-    assert r.json == {"created": 2, "updated": 0, "skipped": 1,
+    assert r.json == {"created": 2, "updated": 0, "unchanged": 0, "skipped": 1,
                       "errors": [{"key": "notitle", "reason": "no title"}]}
     items = {p["citation_key"]: p for p in client.get("/api/papers", headers=alice).json["items"]}
     smith = items["smith2024great"]
@@ -297,7 +297,7 @@ def test_backup_restores_losslessly(client, alice, bob, annotated):
     save(client, alice, title="Plain", url="https://example.org/paper", authors=["Ann Example"])
     backup = export(client, alice, format="json").data
     r = client.post("/api/import?format=json", data=backup, headers=bob)
-    assert r.json == {"created": 2, "updated": 0, "skipped": 0, "errors": []}
+    assert r.json == {"created": 2, "updated": 0, "unchanged": 0, "skipped": 0, "errors": []}
 
     def strip(data: bytes):
         papers = json.loads(data)["papers"]

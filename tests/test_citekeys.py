@@ -43,7 +43,9 @@ def save(client, headers, **fields):
 
 def test_settings_read_and_set_the_formula(client, alice, bob):
     assert client.get("/api/settings", headers=alice).json == {
-        "citekey_format": DEFAULT_FORMULA, "citekey_default": DEFAULT_FORMULA}
+        "citekey_format": DEFAULT_FORMULA, "citekey_default": DEFAULT_FORMULA,
+        "export": {"abstract": True, "notes_field": "annote", "encoding": "latex",
+                   "cite": "published"}}
     r = client.patch("/api/settings", json={"citekey_format": "[Auth][year]"}, headers=alice)
     assert r.status_code == 200 and r.json["citekey_format"] == "[Auth][year]"
     assert client.get("/api/settings", headers=bob).json["citekey_format"] == DEFAULT_FORMULA

@@ -59,6 +59,11 @@ JSON_BODIES = {
     ("POST", "/api/groups"): {"name": "x"},
     ("POST", "/api/groups/{group_id}/members"): {"user": "bob"},
     ("POST", "/api/tokens"): {"name": "x"},
+    ("PATCH", "/api/papers"): {"ids": [1], "set": {"starred": True}},
+    ("POST", "/api/papers/restore"): {"ids": [1]},
+    ("POST", "/api/papers/{paper_id}/merge"): {"other": 2**40},
+    ("PATCH", "/api/tags/{name}"): {"name": "x"},
+    ("POST", "/api/settings/preview"): {"citekey_format": "[auth]"},
 }
 
 
@@ -211,7 +216,7 @@ def test_bad_patch_changes_nothing(client, owned, alice):
 
 
 @pytest.mark.parametrize(("method", "url"), [
-    ("PUT", "/api/papers"), ("DELETE", "/api/papers"), ("POST", "/api/health"),
+    ("PUT", "/api/papers"), ("DELETE", "/api/papers/lookup"), ("POST", "/api/health"),
     ("GET", "/api/papers/lookup"), ("PUT", "/api/notes/1"),
 ])
 def test_wrong_method_is_405(client, alice, method, url):

@@ -380,6 +380,9 @@ def test_every_input_takes_what_the_server_keeps(client, alice, saved):
         "title": validation.TITLE_MAX, "citation_key": validation.CITATION_KEY_LEN,
         "tag": validation.TAG_LEN, "comment": validation.COMMENT_MAX, "body": validation.NOTE_MAX,
         "q": validation.QUERY_MAX, "user": validation.USER_NAME_MAX,
+        "abstract": validation.ABSTRACT_MAX, "doi": 300, "url": 2000,
+        **dict.fromkeys(("journal", "booktitle", "publisher"), validation.VENUE_MAX),
+        **dict.fromkeys(("volume", "number", "pages", "edition"), validation.NUMBER_MAX),
     }
     names = {"/groups": groups.NAME_MAX, "/tokens": auth.TOKEN_NAME_MAX}
     seen = set()

@@ -25,6 +25,8 @@ PAPER_RECORD = {
     "affiliations": [],
     "topics": [],
     "tags": [],
+    "reading_state": "unread",  # unread | to_read | reading | read
+    "starred": False,
     "primary_category": None,
     "categories": [],
     "journal_ref": None,
@@ -47,6 +49,7 @@ PAPER_RECORD = {
     "source_url": None,
     "pdf_url": None,
     "citation_key": None,
+    "key_aliases": [],  # keys of papers merged into this one, exported as BibLaTeX ids
     "citation_key_pinned": False,
     "citation_key_fixed": False,
     "edited_fields": [],

@@ -23,6 +23,7 @@ from marshmallow import (
 
 from papershelf.domain import identifiers, palette
 from papershelf.domain.anchoring import CONTEXT_CHARS, utf16_units
+from papershelf.domain.entry_types import READING_STATES
 from papershelf.domain.errors import Invalid
 from papershelf.domain.record import is_provisional_title
 
@@ -316,6 +317,9 @@ class PaperPatchSchema(PaperFieldsSchema):
     published_version = fields.Raw(allow_none=True, metadata={
         "description": "only null: rejects the published version found (never offered again)"})
     groups = _group_ids("the groups the paper is shared to, all of them ([]: private)")
+    reading_state = fields.String(validate=validate.OneOf(READING_STATES),
+                                  metadata={"description": "unread (default), to_read, reading, read"})
+    starred = fields.Boolean(truthy={True}, falsy={False})
     citation_key = fields.String(validate=_Whole(
         CITATION_KEY, error=f"A citation key is 1–{CITATION_KEY_LEN} of A–Z a–z 0–9 and _:.-+/ ."))
 

@@ -172,7 +172,8 @@ def _category(category: str) -> str:
 
 
 def entry_fields(
-    record: dict, *, biblatex: bool, abstract: bool, notes_field: str, utf8: bool
+    record: dict, *, biblatex: bool, abstract: bool, notes_field: str, utf8: bool,
+    with_state: bool = False,
 ) -> tuple[str, str, list[tuple[str, str]]]:
     """``(entry type, key, [(field, value with its braces), …])`` for one record."""
     get = record.get
@@ -221,7 +222,14 @@ def entry_fields(
         text = get("abstract")
         if text:
             append(("abstract", "{" + encode_latex(text, utf8=utf8) + "}"))
-    tags = get("tags")
+    aliases = get("key_aliases")
+    if aliases:  # the keys of papers merged into this one (BibLaTeX's ids; BibTeX ignores it)
+        append(("ids", "{" + ", ".join(safe_key(a) for a in aliases) + "}"))
+    tags = list(get("tags") or ())
+    if with_state:  # the reader's state and star, as keywords (asked for: with_state)
+        tags.append("state:" + (get("reading_state") or "unread"))
+        if get("starred"):
+            tags.append("starred")
     if tags:
         keywords = _keywords(tuple(tags), utf8)
         if keywords:
@@ -306,6 +314,7 @@ def write_bibtex(
     biblatex: bool = False,
     version: str = "published",
     venue: str = "full",
+    with_state: bool = False,
 ) -> Iterator[str]:
     """BibTeX entries for ``records``, one chunk per entry, entries a blank line apart."""
     records = cited_records(records, version, venue)
@@ -314,7 +323,7 @@ def write_bibtex(
     first = True
     for record in records:
         entry = _entry(record, biblatex=biblatex, abstract=abstract,
-                       notes_field=notes_field, utf8=utf8)
+                       notes_field=notes_field, utf8=utf8, with_state=with_state)
         yield entry if first else "\n" + entry
         first = False
 

@@ -4,8 +4,17 @@ The request bodies of papers, notes and highlights are the domain's (``domain.va
 The OpenAPI description (``/api/openapi.json``) is generated from these classes.
 """
 
-from marshmallow import Schema, ValidationError, fields, pre_load, validate, validates_schema
+from marshmallow import (
+    Schema,
+    ValidationError,
+    fields,
+    post_load,
+    pre_load,
+    validate,
+    validates_schema,
+)
 
+from papershelf.domain.entry_types import READING_STATES
 from papershelf.domain.record import HIGHLIGHT_RECORD, NOTE_RECORD
 from papershelf.domain.validation import (  # noqa: F401 - the request bodies, for the views
     LOOKUP_MAX,
@@ -21,6 +30,8 @@ from papershelf.domain.validation import (  # noqa: F401 - the request bodies, f
     PaperSaveSchema,
     StrictSchema,
 )
+from papershelf.services.listing import SORTS
+from papershelf.services.papers import BULK_MAX
 
 
 class LookupSchema(StrictSchema):
@@ -46,7 +57,13 @@ class PaperQuerySchema(StrictSchema):
     topic = fields.String(validate=validate.Length(max=TAG_LEN))
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
     cursor = fields.String(validate=validate.Length(max=200))
-    sort = fields.String(load_default="saved", validate=validate.OneOf(("saved", "published")))
+    sort = fields.String(load_default="saved", validate=validate.OneOf(SORTS), metadata={
+        "description": "saved (= added, newest first), published (newest first), title, "
+                       "first_author, venue, citation_key (A–Z), state"})
+    state = fields.String(validate=validate.OneOf(READING_STATES))
+    starred = fields.Boolean(truthy={"1", "true", "yes", "on"}, falsy={"0", "false", "no", "off"})
+    page = fields.Integer(validate=validate.Range(min=1, max=100_000),
+                          metadata={"description": "a numbered page (from 1), of any sort"})
 
     @pre_load
     def blank_is_absent(self, data, **kwargs):
@@ -123,6 +140,8 @@ class PaperSchema(Schema):
     affiliations = fields.List(fields.String())
     topics = fields.List(fields.String())
     tags = fields.List(fields.String())
+    reading_state = fields.String(metadata={"description": "unread, to_read, reading or read"})
+    starred = fields.Boolean()
     primary_category = fields.String(allow_none=True)
     categories = fields.List(fields.String())
     journal_ref = fields.String(allow_none=True)
@@ -147,6 +166,8 @@ class PaperSchema(Schema):
     pdf_url = fields.String(allow_none=True, metadata={
         "description": "the paper's PDF, as the page it was saved from links it"})
     citation_key = fields.String()
+    key_aliases = fields.List(fields.String(), dump_only=True, metadata={
+        "description": "the keys of papers merged into this one (exported as BibLaTeX ids)"})
     citation_key_pinned = fields.Boolean(dump_only=True, metadata={
         "description": "the user set the key (an edit, or the key of an imported file)"})
     citation_key_fixed = fields.Boolean(dump_only=True, metadata={
@@ -171,6 +192,91 @@ class PaperSchema(Schema):
 class PaperPageSchema(Schema):
     items = fields.List(fields.Nested(PaperSchema))
     next_cursor = fields.String(allow_none=True)
+    total = fields.Integer(metadata={"description": "papers matching the filters"})
+    page = fields.Integer(allow_none=True, metadata={
+        "description": "this page's number (null: reached by a keyset cursor)"})
+    pages = fields.Integer()
+
+
+_IDS = fields.List(fields.Integer(validate=validate.Range(min=1, max=2**63 - 1)),
+                   required=True, validate=validate.Length(min=1, max=BULK_MAX))
+
+
+class BulkSetSchema(StrictSchema):
+    reading_state = fields.String(validate=validate.OneOf(READING_STATES))
+    starred = fields.Boolean(truthy={True}, falsy={False})
+
+
+class BulkPatchSchema(StrictSchema):
+    ids = _IDS
+    set = fields.Nested(BulkSetSchema, load_default=dict)
+    add_tags = fields.List(fields.String(validate=validate.Length(min=1, max=TAG_LEN)),
+                           load_default=list, validate=validate.Length(max=100))
+    remove_tags = fields.List(fields.String(validate=validate.Length(min=1, max=TAG_LEN)),
+                              load_default=list, validate=validate.Length(max=100))
+    share_group = fields.Integer(validate=validate.Range(min=1, max=2**63 - 1),
+                                 metadata={"description": "share every paper to this group"})
+
+    @post_load
+    def clean_tags(self, data, **kwargs):
+        for key in ("add_tags", "remove_tags"):
+            data[key] = [" ".join(t.split()) for t in data[key] if t.strip()]
+        return data
+
+
+class BulkResultSchema(Schema):
+    updated = fields.Integer(required=True)
+
+
+class IdsSchema(StrictSchema):
+    ids = _IDS
+
+
+class DeletedSchema(Schema):
+    deleted = fields.List(fields.Integer(), required=True)
+    restorable_for = fields.Integer(required=True, metadata={
+        "description": "seconds during which POST /api/papers/restore brings them back"})
+
+
+class RestoredSchema(Schema):
+    restored = fields.List(fields.Integer(), required=True)
+
+
+class MergeSchema(StrictSchema):
+    other = fields.Integer(required=True, validate=validate.Range(min=1, max=2**63 - 1),
+                           metadata={"description": "the paper merged into this one (deleted)"})
+
+
+class DuplicateGroupSchema(Schema):
+    reason = fields.String(required=True)
+    papers = fields.List(fields.Nested(PaperSchema), required=True)
+
+
+class DuplicatesSchema(Schema):
+    groups = fields.List(fields.Nested(DuplicateGroupSchema), required=True)
+
+
+class TagCountSchema(Schema):
+    name = fields.String(required=True)
+    count = fields.Integer(required=True)
+
+
+class TagsSchema(Schema):
+    tags = fields.List(fields.Nested(TagCountSchema), required=True)
+    topics = fields.List(fields.Nested(TagCountSchema), required=True, metadata={
+        "description": "the topics of the pages papers were saved from"})
+
+
+class TagPatchSchema(StrictSchema):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=TAG_LEN), metadata={
+        "description": "the new name; another tag's name merges this one into it"})
+
+    @post_load
+    def clean(self, data, **kwargs):
+        data["name"] = " ".join(data["name"].split())
+        if not data["name"]:
+            raise ValidationError({"name": ["A tag cannot be blank."]})
+        return data
 
 
 class LookupEntrySchema(Schema):

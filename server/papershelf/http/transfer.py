@@ -10,7 +10,7 @@ from papershelf.formats.cited import VENUE_NAMES, VERSIONS
 from papershelf.http import current_user, doc, query_args
 from papershelf.http.errors import ValidationFailed
 from papershelf.http.schemas import QUERY_MAX, TAG_LEN, StrictSchema
-from papershelf.services import groups, transfer
+from papershelf.services import groups, settings, transfer
 from papershelf.settings import enrichment_enabled
 
 bp = Blueprint("api_transfer", __name__, url_prefix="/api")
@@ -52,6 +52,9 @@ class ExportQuerySchema(StrictSchema):
     venue = fields.String(load_default="full", validate=validate.OneOf(VENUE_NAMES), metadata={
         "description": "full (default): the venue's full name; short: the main venues' short "
                        "names (\"NeurIPS 2017\")"})
+    with_state = fields.Boolean(load_default=False, truthy={"1", "true", "yes", "on"},
+                                falsy={"0", "false", "no", "off"}, metadata={
+        "description": "BibTeX: the reading state and star as keywords (state:read, starred)"})
 
     @pre_load
     def blank_is_absent(self, data, **kwargs):
@@ -75,6 +78,8 @@ class ImportErrorSchema(StrictSchema):
 class ImportResultSchema(StrictSchema):
     created = fields.Integer()
     updated = fields.Integer()
+    unchanged = fields.Integer(metadata={
+        "description": "entries already in the library as the file has them"})
     skipped = fields.Integer()
     errors = fields.List(fields.Nested(ImportErrorSchema))
 
@@ -90,6 +95,10 @@ _FILE_RESPONSE = {media.split(";")[0]: {"schema": {"type": "string"}}
      query=ExportQuerySchema, responses={200: _FILE_RESPONSE})
 def export():
     args = query_args(EXPORT_QUERY)
+    for name, value in settings.export_defaults(current_user()).items():
+        name = "version" if name == "cite" else name  # the setting's name for ?version=
+        if name in args and name not in request.args:  # the user's default where the query is silent
+            args[name] = value
     fmt = args.pop("format")
     tag = args.get("tag")
     group = args.pop("group", None)

@@ -148,22 +148,23 @@ def set_formula(user: User, formula: str | None) -> str | None:
 def rekey(user: User) -> int:
     """Give every paper that is not pinned the key the current formula makes; answers how many
     keys changed."""
+    return write(lambda: rekey_in_transaction(user))
+
+
+def rekey_in_transaction(user: User) -> int:
+    """``rekey``'s work, inside a write (a preview runs it and undoes it)."""
     formula = formula_of(user)
-
-    def rewrite() -> int:
-        queries.lock_user(user.id)
-        changed = 0
-        for paper in Paper.select().where((Paper.user == user)
-                                          & (Paper.citation_key_pinned == False)):  # noqa: E712
-            was_fixed = paper.citation_key_fixed
-            if settle(paper, formula, force=True):
-                changed += 1
-                paper.save()
-            elif paper.citation_key_fixed != was_fixed:
-                paper.save()
-        return changed
-
-    return write(rewrite)
+    queries.lock_user(user.id)
+    changed = 0
+    for paper in Paper.select().where((Paper.user == user)
+                                      & (Paper.citation_key_pinned == False)):  # noqa: E712
+        was_fixed = paper.citation_key_fixed
+        if settle(paper, formula, force=True):
+            changed += 1
+            paper.save()
+        elif paper.citation_key_fixed != was_fixed:
+            paper.save()
+    return changed
 
 
 def settings_record(user: User) -> dict:

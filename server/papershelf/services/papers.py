@@ -9,6 +9,7 @@ every save and edit: a save whose identity matches a stored paper merges into th
 from peewee import IntegrityError
 
 from papershelf.domain import identifiers, identities
+from papershelf.domain.entry_types import fields_refused
 from papershelf.domain.errors import Conflict, Invalid, NotFound
 from papershelf.domain.merge import (
     IDENTITY_FIELDS,
@@ -17,7 +18,7 @@ from papershelf.domain.merge import (
     titles_compatible,
 )
 from papershelf.domain.record import provisional_title
-from papershelf.services import citekeys, enrichment, groups, published, search
+from papershelf.services import citekeys, enrichment, groups, published, search, trash
 from papershelf.store import papers as queries
 from papershelf.store import records
 from papershelf.store.db import violated_index, write
@@ -244,6 +245,12 @@ def _update_paper(user: User, paper_id: int, data: dict, enrich: bool) -> Paper:
             if clash is not None:
                 raise Conflict(f"another paper has this {key}",
                                fields={key: [f"already saved as paper {clash.id}"]})
+    refused = fields_refused(data.get("entry_type", paper.entry_type), data)
+    if refused:
+        raise Invalid("the entry type takes no such field", fields=refused)
+    for key in ("reading_state", "starred"):  # the reader's own: no page or arXiv sets them
+        if key in data:
+            setattr(paper, key, data.pop(key))
     edited = list(paper.edited_fields or [])
     for key, value in data.items():
         if key in ("title",) and not value:
@@ -279,10 +286,10 @@ def _update_paper(user: User, paper_id: int, data: dict, enrich: bool) -> Paper:
 
 
 def delete_paper(user: User, paper_id: int) -> None:
+    """Delete one paper (restorable for a while: ``trash``)."""
     def delete():
-        paper = get_paper(user, paper_id)
-        search.unindex(paper.id)
-        paper.delete_instance()  # notes, highlights and tag links go by ON DELETE CASCADE
+        get_paper(user, paper_id)
+        trash.discard(user, [paper_id])
 
     write(delete)
 
@@ -291,3 +298,45 @@ def touch(paper: Paper) -> None:
     """A note or highlight changed: the paper's search document and updated_at follow."""
     Paper.update(updated_at=utcnow()).where(Paper.id == paper.id).execute()
     search.reindex(paper)
+
+
+BULK_MAX = 10_000
+
+
+def bulk_update(user: User, paper_ids: list[int], *, set_fields: dict | None = None,
+                add_tags: list[str] = (), remove_tags: list[str] = (),
+                share_group: int | None = None) -> dict:
+    """One change to many papers, in one transaction: every paper changes or none does (a paper
+    that is not the user's is a field error naming it). ``set_fields``: reading state and star.
+    Answers ``{"updated": n}``."""
+    ids = sorted(set(paper_ids))
+
+    def change() -> int:
+        found = {pid for pid in ids if queries.lock_paper(user.id, pid)}  # one order: by id
+        missing = [pid for pid in ids if pid not in found]
+        if missing:
+            raise Invalid("some of these papers do not exist",
+                          fields={"ids": [f"no such paper: {pid}" for pid in missing[:20]]})
+        if share_group is not None:
+            groups.check_groups(user, [share_group])
+        now = utcnow()
+        for i in range(0, len(ids), 500):
+            chunk = ids[i:i + 500]
+            Paper.update(**(set_fields or {}), updated_at=now).where(Paper.id.in_(chunk)).execute()
+        if add_tags or remove_tags or share_group is not None:
+            current = records.tags_by_paper(ids)
+            gone = {t.casefold() for t in remove_tags}
+            for pid in ids:
+                paper = Paper.get_by_id(pid)
+                if add_tags or remove_tags:
+                    names = [t for t in current[pid] if t.casefold() not in gone]
+                    have = {t.casefold() for t in names}
+                    names += [t for t in add_tags if t.casefold() not in have and t.casefold() not in gone]
+                    if names != current[pid]:
+                        set_tags(paper, names)
+                        search.reindex(paper)
+                if share_group is not None:
+                    groups.share(user, paper, [share_group], replace=False)
+        return len(ids)
+
+    return {"updated": write(change)}

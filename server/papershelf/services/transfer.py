@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from papershelf.domain import palette
+from papershelf.domain.entry_types import READING_STATES
 from papershelf.domain.errors import Invalid
 from papershelf.domain.merge import IDENTITY_FIELDS, PAGE_FIELDS
 from papershelf.domain.validation import (
@@ -276,8 +277,8 @@ class _Import:
     backup: bool
     enrich: bool
     started: datetime = field(default_factory=utcnow)
-    report: dict = field(default_factory=lambda: {"created": 0, "updated": 0, "skipped": 0,
-                                                  "errors": []})
+    report: dict = field(default_factory=lambda: {"created": 0, "updated": 0, "unchanged": 0,
+                                                  "skipped": 0, "errors": []})
 
     def tell(self, index: int, record: dict | None, reason: str, **more) -> None:
         where = {"index": index}
@@ -415,6 +416,11 @@ def _restore_exactly(user: User, paper: Paper, record: dict) -> None:
     published.restore(paper, record)  # the published version found and what its user cites
     paper.created_at = _timestamp(record.get("created_at")) or paper.created_at
     paper.updated_at = _timestamp(record.get("updated_at")) or paper.updated_at
+    if record.get("reading_state") in READING_STATES:
+        paper.reading_state = record["reading_state"]
+    paper.starred = record.get("starred") is True
+    paper.key_aliases = [k for k in record.get("key_aliases") or []
+                         if isinstance(k, str) and CITATION_KEY.match(k)][:100]
 
 
 def _write(run: _Import, incoming: _Incoming) -> None:
@@ -458,6 +464,8 @@ def _write(run: _Import, incoming: _Incoming) -> None:
         run.report["created"] += 1
     elif changed:
         run.report["updated"] += 1
+    else:
+        run.report["unchanged"] += 1  # already in the library as the file has it
 
 
 def _import_one(run: _Import, index: int, record: dict) -> None:

@@ -15,5 +15,6 @@ rest; they write only inside ``db.write``.
 - One module per kind of query that needs SQL or a dialect branch: ``papers`` (what a save, an
   edit and a page lookup read and lock), ``search`` (the full-text index), ``tokens`` (the
   token check), ``sessions`` (library-page sessions and the sign-in brake), ``groups``
-  (memberships, shares, shelves), ``locks`` (the enricher's lock and the arXiv clock).
+  (memberships, shares, shelves), ``locks`` (the enricher's lock and the arXiv clock),
+  ``trash`` (a deleted paper's rows kept, and written back).
 """

@@ -14,7 +14,7 @@ from papershelf.store.db import StoreError, db, is_postgres, is_sqlite
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 13
 SCHEMA_LOCK_KEY = 0x7061706572736863  # a single-key advisory lock, apart from every other
 
 
@@ -204,6 +204,23 @@ def _published_versions() -> None:
                    "WHERE arxiv_id IS NOT NULL AND resolve IS NULL", (models.utcnow(),))
 
 
+def _reading_state() -> None:
+    """A paper's reading state and star, the keys of papers merged into it, a user's export
+    defaults, and deleted papers kept for a while to be restored. Idempotent."""
+    db.create_tables([models.DeletedPaper], safe=True)
+    false = "FALSE" if is_postgres() else "0"
+    have = {c.name for c in db.get_columns("paper")}
+    for name, sql in (("reading_state", "VARCHAR(16) NOT NULL DEFAULT 'unread'"),
+                      ("starred", f"BOOLEAN NOT NULL DEFAULT {false}"),
+                      ("key_aliases", "TEXT NOT NULL DEFAULT '[]'")):
+        if name not in have:
+            db.execute_sql(f"ALTER TABLE paper ADD COLUMN {name} {sql}")
+    db.execute_sql("CREATE INDEX IF NOT EXISTS paper_user_id_reading_state"
+                   " ON paper (user_id, reading_state)")
+    if "export_defaults" not in {c.name for c in db.get_columns("user")}:
+        db.execute_sql("ALTER TABLE \"user\" ADD COLUMN export_defaults TEXT NOT NULL DEFAULT '{}'")
+
+
 MIGRATIONS: dict = {
     # 2: PostgreSQL search documents stored inline (rows move as they are next written).
     2: _search_documents_inline,
@@ -228,6 +245,8 @@ MIGRATIONS: dict = {
     11: _paper_identities,
     # 12: a preprint's published version, the choice to cite it, rejected matches, its queue.
     12: _published_versions,
+    # 13: reading state and star; merged papers' keys (aliases); export defaults.
+    13: _reading_state,
 }
 
 

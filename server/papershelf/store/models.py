@@ -47,6 +47,7 @@ class User(BaseModel):
     name = CharField(max_length=100, unique=True)
     created_at = DateTimeField(default=utcnow)
     citekey_format = CharField(max_length=200, null=True)  # None: the default formula
+    export_defaults = JSONField(default=dict)  # abstract, notes_field, encoding, cite
 
 
 class ApiToken(BaseModel):
@@ -95,6 +96,9 @@ class Paper(BaseModel):
     citation_key_pinned = BooleanField(default=False)  # the user set it
     citation_key_fixed = BooleanField(default=False)  # pinned, complete or exported: never moves
     edited_fields = JSONField(default=list)  # fields the user changed: a page save never overwrites
+    reading_state = CharField(max_length=16, default="unread")  # unread | to_read | reading | read
+    starred = BooleanField(default=False)
+    key_aliases = JSONField(default=list)  # keys of papers merged into this one (BibLaTeX ids)
     enriched_fields = JSONField(default=list)  # fields arXiv's API supplied: a page save keeps them
     enrichment = CharField(max_length=16, null=True)  # pending | done | failed | None (no arXiv id)
     enrichment_reason = TextField(null=True)
@@ -126,6 +130,7 @@ class Paper(BaseModel):
             (("resolve", "resolve_due"), False),
             # A feed's version (count, ids, latest change of a user's papers) from the index alone.
             (("user", "updated_at"), False),
+            (("user", "reading_state"), False),
         )
 
 
@@ -281,5 +286,18 @@ class ArxivClock(BaseModel):
     next_at = DateTimeField()
 
 
-ALL_MODELS = [User, ApiToken, Paper, PaperIdentity, Tag, PaperTag, Note, Highlight, Feed, Group, GroupMember,
-              PaperShare, ArxivClock, WebSession, AuthFailure]
+class DeletedPaper(BaseModel):
+    """A paper deleted lately, as its rows were (the paper, its tags, notes, highlights and
+    shares): restorable, with its id, until the window of ``services.trash`` closes."""
+
+    user = ForeignKeyField(User, on_delete="CASCADE")
+    paper_id = IntegerField()
+    rows = JSONField(default=dict)
+    deleted_at = DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("user", "paper_id"), True), (("deleted_at",), False))
+
+
+ALL_MODELS = [User, ApiToken, Paper, PaperIdentity, Tag, PaperTag, Note, Highlight, Feed, Group,
+              GroupMember, PaperShare, ArxivClock, WebSession, AuthFailure, DeletedPaper]

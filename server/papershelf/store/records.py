@@ -68,6 +68,8 @@ def paper_record(p: Paper, tags: list[str], notes: list[dict], highlights: list[
         "affiliations": p.affiliations or [],
         "topics": p.topics or [],
         "tags": tags,
+        "reading_state": p.reading_state or "unread",
+        "starred": bool(p.starred),
         "primary_category": p.primary_category,
         "categories": p.categories or [],
         "journal_ref": p.journal_ref,
@@ -86,6 +88,7 @@ def paper_record(p: Paper, tags: list[str], notes: list[dict], highlights: list[
         "source_url": p.source_url,
         "pdf_url": p.pdf_url,
         "citation_key": p.citation_key,
+        "key_aliases": p.key_aliases or [],
         "citation_key_pinned": bool(p.citation_key_pinned),
         "citation_key_fixed": bool(p.citation_key_fixed),
         "edited_fields": p.edited_fields or [],
@@ -208,12 +211,12 @@ _PAPER_COLUMNS = (
     "published", "published_precision", "primary_category", "journal_ref", "comments",
     "entry_type", "journal", "booktitle", "volume", "number", "pages", "publisher", "edition",
     "source_url", "pdf_url", "citation_key", "citation_key_pinned", "citation_key_fixed",
-    "enrichment", "enrichment_reason", "cite",
+    "enrichment", "enrichment_reason", "cite", "reading_state", "starred",
 )
 _TIME_COLUMNS = ("enrichment_at", "created_at", "updated_at")
 # the JSON columns, read as one JSON array per paper (one parse instead of nine)
 _JSON_COLUMNS = ("authors", "affiliations", "topics", "categories", "editors", "edited_fields",
-                 "enriched_fields", "extra", "verbatim", "published_version")
+                 "enriched_fields", "extra", "verbatim", "published_version", "key_aliases")
 
 
 def _select_papers() -> str:
@@ -232,9 +235,10 @@ def _row_record(row, tags: list, notes: list, highlights: list) -> dict:
     (pid, arxiv_id, arxiv_version, doi, url, title, authors_more, abstract, published,
      precision, primary_category, journal_ref, comments, entry_type, journal, booktitle, volume,
      number, pages, publisher, edition, source_url, pdf_url, citation_key, pinned, fixed,
-     enrichment, reason, cite, enrichment_at, created_at, updated_at, values) = row
+     enrichment, reason, cite, reading_state, starred, enrichment_at, created_at, updated_at,
+     values) = row
     (authors, affiliations, topics, categories, editors, edited, enriched, extra,
-     verbatim, published_version) = _loads(values)
+     verbatim, published_version, key_aliases) = _loads(values)
     return {
         "id": pid,
         "arxiv_id": arxiv_id,
@@ -250,6 +254,8 @@ def _row_record(row, tags: list, notes: list, highlights: list) -> dict:
         "affiliations": affiliations or [],
         "topics": topics or [],
         "tags": tags,
+        "reading_state": reading_state or "unread",
+        "starred": bool(starred),
         "primary_category": primary_category,
         "categories": categories or [],
         "journal_ref": journal_ref,
@@ -268,6 +274,7 @@ def _row_record(row, tags: list, notes: list, highlights: list) -> dict:
         "source_url": source_url,
         "pdf_url": pdf_url,
         "citation_key": citation_key,
+        "key_aliases": key_aliases or [],
         "citation_key_pinned": bool(pinned),
         "citation_key_fixed": bool(fixed),
         "edited_fields": edited or [],

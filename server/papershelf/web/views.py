@@ -5,6 +5,7 @@ through the JSON API with the session cookie (see ``security.session_user``).
 """
 
 import functools
+import json
 from urllib.parse import quote, urlencode
 
 from flask import (
@@ -20,13 +21,24 @@ from flask import (
 from marshmallow import ValidationError
 
 from papershelf.domain import identifiers, palette, validation
+from papershelf.domain.entry_types import FIELDS_BY_TYPE, VENUE_FIELDS
 from papershelf.domain.errors import Invalid, NotFound
 from papershelf.formats import FORMATS
 from papershelf.http import unstorable
 from papershelf.http.errors import RateLimited
 from papershelf.http.schemas import PaperQuerySchema
 from papershelf.http.security import check_same_origin, refuse_wrong_token, session_user
-from papershelf.services import auth, feeds, groups, listing, papers, search, sessions
+from papershelf.services import (
+    auth,
+    duplicates,
+    feeds,
+    groups,
+    listing,
+    papers,
+    search,
+    sessions,
+    settings,
+)
 from papershelf.web import render
 
 bp = Blueprint("web", __name__)
@@ -90,7 +102,9 @@ def _marked(text, terms):
 
 
 # What the page's inputs take: the limits the server checks (never a number of their own).
-LIMITS = {**validation.LIMITS, "group_name": groups.NAME_MAX, "token_name": auth.TOKEN_NAME_MAX}
+LIMITS = {**validation.LIMITS, "group_name": groups.NAME_MAX, "token_name": auth.TOKEN_NAME_MAX,
+          "venue": validation.VENUE_MAX, "number": validation.NUMBER_MAX,
+          "doi": 300, "url": 2000, "citekey_format": 200}
 
 
 @bp.app_context_processor
@@ -193,8 +207,15 @@ def _snippets(rec: dict, terms: list[str]) -> list[tuple[str, str]]:
     return found[:2]
 
 
+LIST_PARAMS = ("q", "tag", "topic", "cursor", "sort", "state", "starred", "page")
+SORT_LABELS = [("saved", "Newest added"), ("published", "Newest published"), ("title", "Title"),
+               ("first_author", "First author"), ("venue", "Venue"),
+               ("citation_key", "Citation key"), ("state", "Reading state")]
+STATE_LABELS = {"unread": "Unread", "to_read": "To read", "reading": "Reading", "read": "Read"}
+
+
 def _list_args() -> tuple[dict, str | None]:
-    raw = {k: request.args.get(k, "").strip() for k in ("q", "tag", "topic", "cursor", "sort")}
+    raw = {k: request.args.get(k, "").strip() for k in LIST_PARAMS}
     raw = {k: v for k, v in raw.items() if v}
     try:
         return PaperQuerySchema().load({**raw, "limit": PAGE_SIZE}), None
@@ -208,24 +229,42 @@ def _list_args() -> tuple[dict, str | None]:
 @signed_in
 def library():
     args, problem = _list_args()
+    if not args.get("cursor"):
+        args["page"] = args.get("page") or 1
     try:
         page = listing.list_papers(g.user, **args)
     except Invalid:  # a cursor that was not ours
         args.pop("cursor", None)
+        args["page"] = 1
         problem = "Some of the filters were not understood and were left out."
         page = listing.list_papers(g.user, **args)
     q, tag, topic = args.get("q"), args.get("tag"), args.get("topic")
-    total = listing.count_papers(g.user, q=q, tag=tag, topic=topic)
+    state, starred = args.get("state"), args.get("starred")
+    total = page["total"]
     terms = search.terms(q)
     items = [{"rec": rec, "snippets": _snippets(rec, terms)} for rec in page["items"]]
 
-    base = {k: v for k, v in (("q", q), ("tag", tag), ("topic", topic)) if v}
-    if args.get("sort") == "published":
-        base["sort"] = "published"
-    older, first = _pager(url_for("web.library"), base, page["next_cursor"], args.get("cursor"))
+    base = {k: v for k, v in (("q", q), ("tag", tag), ("topic", topic), ("state", state))
+            if v}
+    if starred is not None:
+        base["starred"] = "1" if starred else "0"
+    if args.get("sort", "saved") != "saved":
+        base["sort"] = args["sort"]
+    here = url_for("web.library")
+    if args.get("cursor"):
+        older, first = _pager(here, base, page["next_cursor"], args.get("cursor"))
+        numbered = None
+    else:
+        older = first = None
+        numbered = _numbered_pages(here, base, page["page"], page["pages"])
+    all_ids = []
+    if 0 < total <= papers.BULK_MAX:
+        all_ids = listing.matching_ids(g.user, q=q, tag=tag, topic=topic, state=state,
+                                       starred=starred)
 
-    export = base.copy()
-    export.pop("sort", None)
+    export = {k: v for k, v in base.items() if k in ("q", "tag", "topic")}
+    if state or starred is not None:  # the export takes no such filter: these very papers
+        export = {"ids": ",".join(map(str, all_ids))} if all_ids else {"ids": "0"}
     if tag and q:
         scope = f"tagged “{tag}” matching “{q}”"
     elif tag:
@@ -237,7 +276,10 @@ def library():
     return render_template(
         "library.html", items=items, total=total, q=q or "", tag=tag, topic=topic,
         sort=args.get("sort", "saved"), terms=terms, older=older, first=first,
-        tags=listing.tag_counts(g.user), topics=listing.topic_counts(g.user), problem=problem,
+        state=state, starred=starred, numbered=numbered, all_ids=all_ids,
+        sort_labels=SORT_LABELS, state_labels=STATE_LABELS, my_groups=groups.list_groups(g.user),
+        tags=listing.tag_counts(g.user), topics=listing.topic_counts(g.user, most=1000),
+        problem=problem,
         export=export, export_scope=scope, export_formats=EXPORT_FORMATS,
         feeds=[feeds.feed_record(f, current_app.config["SECRET_KEY"]) for f in feeds.list_feeds(g.user)],
         import_formats=IMPORT_FORMATS, filter_url=lambda **kw: _filter_url(base, **kw),
@@ -252,8 +294,27 @@ def _pager(here: str, base: dict, next_cursor, cursor) -> tuple[str | None, str 
     return older, first
 
 
+def _numbered_pages(here: str, base: dict, current: int, pages: int) -> dict:
+    """The numbered pager: {"current", "pages", "links": [(number or None for a gap, url)],
+    "prev", "next"}; the first, last and two pages around the current one are linked."""
+    def url(n):
+        return here + "?" + urlencode({**base, "page": n}) if n > 1 else \
+            here + ("?" + urlencode(base) if base else "")
+    shown = sorted({1, pages, *range(max(1, current - 2), min(pages, current + 2) + 1)})
+    links, last = [], 0
+    for n in shown:
+        if n - last > 1:
+            links.append((None, None))
+        links.append((n, url(n)))
+        last = n
+    return {"current": current, "pages": pages, "links": links,
+            "prev": url(current - 1) if current > 1 else None,
+            "next": url(current + 1) if current < pages else None}
+
+
 def _filter_url(base: dict, **changes) -> str:
     params = dict(base)
+    params.pop("page", None)  # another filter: from its first page
     for key, value in changes.items():
         if value is None:
             params.pop(key, None)
@@ -305,7 +366,18 @@ def paper_page(paper_id):
         links=_links(rec), full_text=_full_text_sections(rec, by_field.get("body", [])),
         pdf_pages=_pdf_pages(rec, by_field.get("pdf", [])),
         my_groups=[{**grp, "shared": grp["id"] in shared} for grp in groups.list_groups(g.user)],
+        entry_types=ENTRY_TYPES, venue_fields=VENUE_FIELDS, state_labels=STATE_LABELS,
+        type_fields=_type_fields(rec["entry_type"]),
     )
+
+
+ENTRY_TYPES = [("", "Not set (derived)"), *((t, t) for t in FIELDS_BY_TYPE)]
+
+
+def _type_fields(entry_type: str | None) -> str:
+    """The venue fields each entry type shows, for the editor (``data-type-fields``): JSON."""
+    return json.dumps({"": list(VENUE_FIELDS), **{t: list(f) for t, f in FIELDS_BY_TYPE.items()},
+                       "current": entry_type or ""})
 
 
 def _full_text_sections(rec: dict, highlights: list[dict]) -> list[dict]:
@@ -378,3 +450,22 @@ def group_page(group_id):
                           found["next_cursor"], cursor)
     return render_template("group.html", group=found["group"], items=items,
                            older=older, first=first, export_formats=EXPORT_FORMATS)
+
+
+# ---- settings and duplicates ----------------------------------------------------------------
+
+
+@bp.get("/settings")
+@signed_in
+def settings_page():
+    """The key formula with a live preview on the user's papers and a re-key's preview, and the
+    export defaults."""
+    record = settings.settings_record(g.user)
+    return render_template("settings.html", s=record,
+                           preview=settings.preview(g.user, record["citekey_format"]))
+
+
+@bp.get("/duplicates")
+@signed_in
+def duplicates_page():
+    return render_template("duplicates.html", groups=duplicates.find_duplicates(g.user))

@@ -56,9 +56,13 @@ async function api(method, url, payload) {
   return response.status === 204 ? null : response.json();
 }
 
-function flash(message) {
+// A message in the style of its kind: "ok" (done), "err" (refused, failed), "progress".
+function flash(message, kind = "err") {
   const box = document.getElementById("flash");
   box.textContent = message;
+  box.className = `flash ps-msg-${kind}`;
+  box.setAttribute("role", kind === "err" ? "alert" : "status");
+  box.setAttribute("aria-live", kind === "err" ? "assertive" : "polite");
   box.hidden = false;
   clearTimeout(flash.timer);
   flash.timer = setTimeout(() => (box.hidden = true), 8000);
@@ -111,6 +115,8 @@ async function refresh(focusSelector, savedForm) {
   window.scrollTo(0, y);
   hidePending();
   selectionState.reset();
+  picks.restore();
+  showTypeFields();
   if (focusSelector) {
     const target = document.querySelector(focusSelector);
     if (target) target.focus({ preventScroll: false });
@@ -313,7 +319,7 @@ const forms = {
   async share(form) {
     const groups = [...form.querySelectorAll('input[name="groups"]:checked')].map((i) => Number(i.value));
     await api("PATCH", paperUrl, { groups });
-    flash(groups.length ? "Shared." : "Private: shared with no group.");
+    flash(groups.length ? "Shared." : "Private: shared with no group.", "ok");
   },
   "create-feed": async (form) => {
     const payload = Object.fromEntries(new FormData(form).entries());
@@ -342,14 +348,49 @@ const forms = {
   async details(form) {
     const e = form.elements;
     const change = {};
-    if (e.title.value !== e.title.defaultValue) change.title = e.title.value;
-    if (e.authors.value !== e.authors.defaultValue) {
-      change.authors = e.authors.value.split("\n").map((a) => a.trim()).filter(Boolean);
+    const lines = (el) => el.value.split("\n").map((a) => a.trim()).filter(Boolean);
+    const changed = (el) => el.value !== el.defaultValue;
+    if (changed(e.title)) change.title = e.title.value;
+    if (changed(e.authors)) change.authors = lines(e.authors);
+    if (changed(e.editors)) change.editors = lines(e.editors);
+    if (changed(e.authors_more)) change.authors_more = Number(e.authors_more.value) || 0;
+    const type = e.entry_type;
+    const typeChanged = [...type.options].some((o) => o.selected !== o.defaultSelected);
+    if (typeChanged) change.entry_type = type.value || null;
+    // Empty text is "no value"; a venue field the type does not take is cleared with it.
+    for (const name of ["published", "journal", "booktitle", "publisher", "volume", "number", "pages",
+                        "edition", "doi", "url", "arxiv_id"]) {
+      const el = e[name];
+      const hidden = el.closest("[data-venue-field]")?.hidden;
+      if (hidden && el.defaultValue) change[name] = null;
+      else if (!hidden && changed(el)) change[name] = el.value.trim() || null;
     }
-    if (e.authors_more.value !== e.authors_more.defaultValue) change.authors_more = Number(e.authors_more.value) || 0;
+    if (e.editors.closest("[data-venue-field]")?.hidden && e.editors.defaultValue) change.editors = [];
+    if (changed(e.abstract)) change.abstract = e.abstract.value;
     if (e.citation_key.value.trim() !== e.citation_key.defaultValue) change.citation_key = e.citation_key.value.trim();
     if (Object.keys(change).length) await api("PATCH", paperUrl, change);
     await refresh("#edit-details summary", form);
+    flash("Details saved.", "ok");
+  },
+  async "rename-tag"(form) {
+    const from = form.elements.from.value;
+    const to = form.elements.tag.value.trim();
+    if (!to) throw new Error("Give the tag a name.");
+    const tag = await api("PATCH", `/api/tags/${encodeURIComponent(from)}`, { name: to });
+    await refresh("#manage-tag", form);
+    flash(`Tag “${from}” is now “${tag.name}” (${tag.count} ${tag.count === 1 ? "paper" : "papers"}).`, "ok");
+  },
+  async "citekey-format"(form) {
+    const formula = form.elements.citekey_format.value.trim();
+    await api("PATCH", "/api/settings", { citekey_format: formula || null });
+    flash("Key formula saved: keys that are not fixed yet follow it.", "ok");
+  },
+  async "export-defaults"(form) {
+    const e = form.elements;
+    await api("PATCH", "/api/settings", { export: {
+      abstract: e.abstract.checked, notes_field: e.notes_field.value, encoding: e.encoding.value,
+      cite: e.cite.value } });
+    flash("Export defaults saved.", "ok");
   },
   async highlight(form) {
     if (!selectionState.quote) throw new Error("Select some words in the abstract first.");
@@ -386,31 +427,73 @@ async function importFile(form) {
   data.append("file", file);
   const result = await api("POST", `/api/import?format=${encodeURIComponent(format)}`, data);
   await refresh(null, form);
+  showImportReport(file.name, result);
+}
+
+// The import's report as a list a person reads: the counts, then each entry's problem.
+function showImportReport(name, result) {
   const out = document.getElementById("import-result");
   out.replaceChildren();
   const summary = document.createElement("p");
-  summary.textContent =
-    `Imported ${file.name}: ${result.created} created, ${result.updated} merged, ${result.skipped} skipped` +
-    (result.errors && result.errors.length ? `, ${result.errors.length} with errors.` : ".");
+  summary.className = result.errors && result.errors.some((e) => !e.imported) ? "ps-msg-err" : "ps-msg-ok";
+  summary.textContent = `Imported ${name}.`;
   out.append(summary);
+  const counts = document.createElement("ul");
+  counts.className = "import-counts";
+  const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+  for (const line of [
+    `${result.created} created`,
+    `${result.updated} merged into papers you had`,
+    `${plural(result.unchanged || 0, "was", "were")} already there`,
+    `${result.skipped} skipped`,
+  ]) {
+    const li = document.createElement("li");
+    li.textContent = line;
+    counts.append(li);
+  }
+  out.append(counts);
   if (result.errors && result.errors.length) {
     const list = document.createElement("ul");
-    for (const err of result.errors.slice(0, 20)) {
+    for (const err of result.errors.slice(0, 50)) {
       const li = document.createElement("li");
-      li.textContent = typeof err === "string" ? err : JSON.stringify(err);
+      li.textContent = describeImportProblem(err);
+      list.append(li);
+    }
+    if (result.errors.length > 50) {
+      const li = document.createElement("li");
+      li.textContent = `… and ${result.errors.length - 50} more.`;
       list.append(li);
     }
     out.append(list);
   }
-  out.querySelector("p").tabIndex = -1;
-  out.querySelector("p").focus();
+  summary.tabIndex = -1;
+  summary.focus();
+}
+
+function describeImportProblem(err) {
+  if (typeof err === "string") return err;
+  const where = err.key ? `Entry ${err.key}` : `Entry ${Number(err.index) + 1}`;
+  const what = err.imported ? "imported without some of it" : "skipped";
+  let detail = "";
+  if (err.fields && typeof err.fields === "object") {
+    detail = Object.entries(err.fields)
+      .map(([field, msgs]) => `${field}: ${flatten(msgs).join(" ")}`)
+      .join("; ");
+  }
+  return `${where}, ${what}: ${err.reason || "a problem"}${detail ? ` — ${detail}` : ""}.`;
+}
+
+function flatten(value) {
+  if (Array.isArray(value)) return value.flatMap(flatten);
+  if (value && typeof value === "object") return Object.values(value).flatMap(flatten);
+  return [String(value)];
 }
 
 // ---- copying what LaTeX needs --------------------------------------------------------------
 
 async function copyText(text, done) {
   await navigator.clipboard.writeText(text);
-  flash(done);
+  flash(done, "ok");
 }
 
 // The paper's entry exactly as the export writes it (same escaping, notes in annote).
@@ -442,7 +525,7 @@ async function revokeFeed(button) {
   }
   await api("DELETE", `/api/feeds/${button.closest("[data-feed-id]").dataset.feedId}`);
   await refresh("#feed-format");
-  flash("Feed revoked: its URL answers 404 now.");
+  flash("Feed revoked: its URL answers 404 now.", "ok");
 }
 
 // ---- tokens and groups ----------------------------------------------------------------------
@@ -465,7 +548,7 @@ async function revokeToken(button) {
   if (!armed(button, "Press again to revoke")) return;
   await api("DELETE", `/api/tokens/${button.closest("[data-token-id]").dataset.tokenId}`);
   await refresh("#token-name");
-  flash("Token revoked.");
+  flash("Token revoked.", "ok");
 }
 
 async function removeMember(button) {
@@ -477,6 +560,282 @@ async function removeMember(button) {
   } else {
     await refresh("#member-name");
   }
+}
+
+
+// ---- selecting many papers ------------------------------------------------------------------
+// Checkboxes on the rows; shift-click picks the range from the last one clicked; "Select all N
+// matching" takes every paper the filter matches (the page lists their ids). What is picked
+// survives a refresh of the list.
+
+const picks = {
+  ids: new Set(),
+  last: null,
+  boxes() {
+    return [...document.querySelectorAll("input[data-pick]")].filter((b) => !b.closest("[hidden]"));
+  },
+  set(id, on) {
+    if (on) this.ids.add(id);
+    else this.ids.delete(id);
+  },
+  click(box, shift) {
+    const boxes = this.boxes();
+    const at = boxes.indexOf(box);
+    if (shift && this.last !== null && this.last !== at && at !== -1) {
+      const [from, to] = this.last < at ? [this.last, at] : [at, this.last];
+      for (const b of boxes.slice(from, to + 1)) {
+        b.checked = box.checked;
+        this.set(Number(b.value), box.checked);
+      }
+    } else {
+      this.set(Number(box.value), box.checked);
+    }
+    this.last = at;
+    this.show();
+  },
+  page(on) {
+    for (const b of this.boxes()) this.set(Number(b.value), on);
+    this.show();
+  },
+  all() {
+    const bar = document.getElementById("bulk");
+    for (const id of (bar.dataset.allIds || "").split(",").filter(Boolean)) this.ids.add(Number(id));
+    this.show();
+  },
+  clear() {
+    this.ids.clear();
+    this.last = null;
+    this.show();
+  },
+  restore() {
+    const present = new Set(this.boxes().map((b) => Number(b.value)));
+    const all = new Set((document.getElementById("bulk")?.dataset.allIds || "").split(",").map(Number));
+    for (const id of [...this.ids]) if (!present.has(id) && !all.has(id)) this.ids.delete(id);
+    this.show();
+  },
+  show() {
+    const bar = document.getElementById("bulk");
+    if (!bar) return;
+    for (const b of document.querySelectorAll("input[data-pick]")) {
+      b.checked = this.ids.has(Number(b.value));
+      b.closest("li.paper")?.classList.toggle("is-picked", b.checked);
+    }
+    const page = document.getElementById("pick-page");
+    const boxes = this.boxes();
+    if (page) {
+      const on = boxes.filter((b) => b.checked).length;
+      page.checked = on > 0 && on === boxes.length;
+      page.indeterminate = on > 0 && on < boxes.length;
+    }
+    const n = this.ids.size;
+    bar.hidden = n === 0;
+    document.getElementById("bulk-count").textContent = `${n} selected`;
+  },
+};
+
+async function bulk(change, done) {
+  const ids = [...picks.ids];
+  if (!ids.length) throw new Error("Select some papers first.");
+  flash(`Changing ${ids.length} ${ids.length === 1 ? "paper" : "papers"}…`, "progress");
+  const result = await api("PATCH", "/api/papers", { ids, ...change });
+  await refresh("#bulk-count");
+  flash(`${done}: ${result.updated} ${result.updated === 1 ? "paper" : "papers"}.`, "ok");
+}
+
+function bulkTag(remove) {
+  const input = document.getElementById("bulk-tag");
+  const name = input.value.trim();
+  if (!name) throw new Error("Type the tag to add or remove.");
+  input.value = "";
+  return bulk(remove ? { remove_tags: [name] } : { add_tags: [name] },
+    remove ? `Tag “${name}” removed` : `Tagged “${name}”`);
+}
+
+function bulkExport() {
+  const ids = [...picks.ids];
+  if (!ids.length) throw new Error("Select some papers first.");
+  const format = document.getElementById("bulk-format").value;
+  location.assign(`/api/export?format=${encodeURIComponent(format)}&ids=${ids.join(",")}`);
+}
+
+// Deleting many: at once, with Undo (the server keeps them restorable for a while).
+let restorable = null;
+
+async function bulkDelete() {
+  const ids = [...picks.ids];
+  if (!ids.length) throw new Error("Select some papers first.");
+  const result = await api("DELETE", "/api/papers", { ids });
+  picks.clear();
+  await refresh();
+  restorable = result.deleted;
+  const n = result.deleted.length;
+  document.getElementById("toast-text").textContent = `Deleted ${n} ${n === 1 ? "paper" : "papers"}.`;
+  document.getElementById("toast").hidden = false;
+  document.getElementById("toast-undo").focus();
+}
+
+async function undoBulkDelete() {
+  const ids = restorable;
+  restorable = null;
+  document.getElementById("toast").hidden = true;
+  const result = await api("POST", "/api/papers/restore", { ids });
+  for (const id of result.restored) picks.ids.add(id);
+  await refresh();
+  flash(`Restored ${result.restored.length} ${result.restored.length === 1 ? "paper" : "papers"}.`, "ok");
+}
+
+// ---- reading state and star ----------------------------------------------------------------
+
+function paperOf(el) {
+  const row = el.closest("[data-paper-id]");
+  return row ? row.dataset.paperId : body.dataset.paperId;
+}
+
+async function toggleStar(button) {
+  const on = button.getAttribute("aria-pressed") !== "true";
+  await api("PATCH", `/api/papers/${paperOf(button)}`, { starred: on });
+  button.setAttribute("aria-pressed", String(on));
+  button.textContent = on ? "★" : "☆";
+}
+
+async function setState(select) {
+  await api("PATCH", `/api/papers/${paperOf(select)}`, { reading_state: select.value });
+  select.className = select.className.replace(/\bstate-\w+/, `state-${select.value}`);
+  flash(`Marked “${select.selectedOptions[0].textContent}”.`, "ok");
+}
+
+// ---- the paper's editor: the entry type decides which venue fields show ----------------------
+
+function showTypeFields() {
+  const form = document.getElementById("details-form");
+  if (!form) return;
+  let table;
+  try {
+    table = JSON.parse(form.dataset.typeFields);
+  } catch {
+    return;
+  }
+  const type = form.elements.entry_type.value;
+  const shown = new Set(table[type] || table[""]);
+  for (const box of form.querySelectorAll("[data-venue-field]")) {
+    box.hidden = !shown.has(box.dataset.venueField);
+  }
+}
+
+// ---- tags, duplicates, settings ------------------------------------------------------------
+
+async function deleteTag(button) {
+  const name = document.getElementById("manage-tag").value;
+  if (!armed(button, `Press again to delete “${name}”`)) return;
+  await api("DELETE", `/api/tags/${encodeURIComponent(name)}`);
+  await refresh("#q");
+  flash(`Tag “${name}” deleted; its papers stay.`, "ok");
+}
+
+async function mergePapers(button) {
+  const keep = button.dataset.keep;
+  const merged = await api("POST", `/api/papers/${keep}/merge`, { other: Number(button.dataset.other) });
+  await refresh("#main");
+  flash(`Merged into “${merged.title}” (${merged.citation_key}; also cited as ${merged.key_aliases.join(", ")}).`, "ok");
+}
+
+let previewTimer = null;
+let previewRun = 0;
+
+function schedulePreview() {
+  clearTimeout(previewTimer);
+  previewTimer = setTimeout(() => run(null, () => preview(false)), 250);
+}
+
+function formulaValue() {
+  return document.getElementById("citekey-format").value.trim() || null;
+}
+
+async function preview(rekey) {
+  const mine = ++previewRun;
+  const error = document.getElementById("citekey-error");
+  let answer;
+  try {
+    answer = await api("POST", "/api/settings/preview", { citekey_format: formulaValue(), rekey });
+  } catch (e) {
+    if (mine !== previewRun) return null;
+    error.textContent = e.message;
+    error.hidden = false;
+    return null;
+  }
+  if (mine !== previewRun) return null; // a later keystroke's answer wins
+  error.hidden = true;
+  const rows = answer.examples.map((e) => {
+    const tr = document.createElement("tr");
+    const cells = [e.title, e.key, e.formula_key];
+    cells.forEach((text, i) => {
+      const td = document.createElement("td");
+      if (i === 0) td.textContent = text;
+      else {
+        const code = document.createElement("code");
+        code.textContent = text;
+        td.append(code);
+      }
+      if (i === 2 && e.pinned) {
+        const hint = document.createElement("span");
+        hint.className = "hint";
+        hint.textContent = " (yours: kept)";
+        td.append(hint);
+      }
+      tr.append(td);
+    });
+    return tr;
+  });
+  document.querySelector("#key-preview tbody").replaceChildren(...rows);
+  return answer;
+}
+
+async function rekeyPreview() {
+  const answer = await preview(true);
+  if (!answer) return;
+  const box = document.getElementById("rekey");
+  const list = document.getElementById("rekey-changes");
+  const n = answer.changes.length;
+  document.getElementById("rekey-summary").textContent = n
+    ? `${n} ${n === 1 ? "key" : "keys"} would change (keys you set yourself stay). Nothing has changed yet.`
+    : "No key would change.";
+  list.replaceChildren(...answer.changes.map((c) => {
+    const li = document.createElement("li");
+    li.textContent = `${c.old} → ${c.new} (${c.title})`;
+    return li;
+  }));
+  document.getElementById("rekey-button").hidden = n === 0;
+  box.hidden = false;
+  box.querySelector("h3").tabIndex = -1;
+  box.querySelector("h3").focus();
+}
+
+async function rekey() {
+  await api("PATCH", "/api/settings", { citekey_format: formulaValue() });
+  const result = await api("POST", "/api/settings/rekey");
+  document.getElementById("rekey").hidden = true;
+  await preview(false);
+  flash(`Re-keyed ${result.rekeyed} ${result.rekeyed === 1 ? "paper" : "papers"}.`, "ok");
+}
+
+// ---- keyboard shortcuts help ---------------------------------------------------------------
+
+let helpReturn = null;
+
+function showShortcuts(open) {
+  const dialog = document.getElementById("shortcuts");
+  if (open) {
+    helpReturn = document.activeElement;
+    dialog.hidden = false;
+    dialog.querySelector("[role=dialog]").focus();
+  } else {
+    dialog.hidden = true;
+    if (helpReturn && helpReturn.isConnected) helpReturn.focus();
+  }
+}
+
+function focusedRow() {
+  return document.activeElement && document.activeElement.closest("li.paper");
 }
 
 // ---- wiring (delegated, so that it survives refresh()) -------------------------------------
@@ -496,13 +855,46 @@ document.addEventListener("submit", (event) => {
 });
 
 document.addEventListener("click", (event) => {
+  const pick = event.target.closest("input[data-pick]");
+  if (pick) {
+    picks.click(pick, event.shiftKey);
+    return;
+  }
+  if (event.target.id === "shortcuts") {
+    showShortcuts(false); // a click beside the dialog
+    return;
+  }
   const button = event.target.closest("button[data-action], #toast-undo");
   if (!button) return;
   if (button.id === "toast-undo") {
-    undoLatest();
+    if (restorable) run(button, undoBulkDelete);
+    else undoLatest();
     return;
   }
   const action = button.dataset.action;
+  const bulkActions = {
+    "pick-all": () => picks.all(),
+    "pick-none": () => picks.clear(),
+    "bulk-tag": () => run(button, () => bulkTag(false)),
+    "bulk-untag": () => run(button, () => bulkTag(true)),
+    "bulk-state": () => run(button, () => bulk({ set: { reading_state: document.getElementById("bulk-state").value } }, "State set")),
+    "bulk-star": () => run(button, () => bulk({ set: { starred: true } }, "Starred")),
+    "bulk-unstar": () => run(button, () => bulk({ set: { starred: false } }, "Unstarred")),
+    "bulk-share": () => run(button, () => bulk({ share_group: Number(document.getElementById("bulk-group").value) }, "Shared")),
+    "bulk-export": () => run(button, async () => bulkExport()),
+    "bulk-delete": () => run(button, bulkDelete),
+    star: () => run(button, () => toggleStar(button)),
+    "delete-tag": () => run(button, () => deleteTag(button)),
+    merge: () => run(button, () => mergePapers(button)),
+    "rekey-preview": () => run(button, rekeyPreview),
+    rekey: () => run(button, rekey),
+    shortcuts: () => showShortcuts(true),
+    "close-shortcuts": () => showShortcuts(false),
+  };
+  if (bulkActions[action]) {
+    bulkActions[action]();
+    return;
+  }
   if (action === "delete") {
     const owner = button.closest("[data-delete-url]");
     if (owner) scheduleDelete(owner);
@@ -538,6 +930,13 @@ document.addEventListener("click", (event) => {
 document.addEventListener("change", (event) => {
   const select = event.target.closest("select[data-autosubmit]");
   if (select && select.form) select.form.requestSubmit();
+  if (event.target.matches("select[data-row-state]")) run(event.target, () => setState(event.target));
+  if (event.target.id === "edit-type") showTypeFields();
+  if (event.target.id === "pick-page") picks.page(event.target.checked);
+});
+
+document.addEventListener("input", (event) => {
+  if (event.target.id === "citekey-format") schedulePreview();
 });
 
 document.addEventListener("selectionchange", captureSelection);
@@ -549,6 +948,14 @@ function isTyping(target) {
 document.addEventListener("keydown", (event) => {
   if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
   if (event.key === "Escape") {
+    if (!document.getElementById("shortcuts").hidden) {
+      showShortcuts(false);
+      return;
+    }
+    if (picks.ids.size && !isTyping(event.target)) {
+      picks.clear();
+      return;
+    }
     const open = document.activeElement && document.activeElement.closest("details[open]");
     if (open) {
       open.open = false;
@@ -557,6 +964,24 @@ document.addEventListener("keydown", (event) => {
     return;
   }
   if (isTyping(event.target)) return;
+  if (event.key === "?") {
+    event.preventDefault();
+    showShortcuts(true);
+    return;
+  }
+  if (!document.getElementById("shortcuts").hidden) return;
+  if ((event.key === "x" || event.key === "s") && focusedRow()) {
+    event.preventDefault();
+    const row = focusedRow();
+    if (event.key === "x") {
+      const box = row.querySelector("input[data-pick]");
+      box.checked = !box.checked;
+      picks.click(box, false);
+    } else {
+      run(null, () => toggleStar(row.querySelector("button[data-action=star]")));
+    }
+    return;
+  }
   if (event.key === "/") {
     const search = document.getElementById("q");
     if (search) {
@@ -578,4 +1003,6 @@ document.addEventListener("keydown", (event) => {
 
 hidePending();
 showToast(false);
+picks.show();
+showTypeFields();
 setInterval(commitDue, 500);

@@ -11,7 +11,7 @@ function previewOf(area) {
   let box = area.parentElement.querySelector(":scope > [data-note-preview]");
   if (!box) {
     box = document.createElement("div");
-    box.className = "note-body markdown note-preview";
+    box.className = "markdown note-preview"; // not a saved note's .note-body
     box.setAttribute("data-note-preview", "");
     box.setAttribute("aria-label", "Preview");
     box.setAttribute("role", "region");
