@@ -182,14 +182,27 @@ def test_a_pdf_tab_is_saved_from_its_url_alone(connected):
 
 
 def test_the_keyboard_command_without_a_tab_it_may_read_saves_nothing(connected):
-    """Without activeTab (no real key press) the worker cannot read a PDF tab's URL: nothing is
-    saved and nothing fails loudly."""
+    """Without activeTab (no real key press) the worker cannot read the URL of a tab on a host it
+    holds no permission for (a venue's PDF in the browser's own viewer): nothing is saved and
+    nothing fails loudly. An arXiv tab (a host it holds) and the reader (an extension page) it
+    reads: there the command saves the PDF's paper."""
     context, sw, server = connected
+    venue = "https://proceedings.mlr.press/v235/lovelace26a/lovelace26a.pdf"
+    context.route(venue, lambda route: route.fulfill(status=200, content_type="application/pdf",
+                                                     body=b"%PDF-1.4\n%%EOF\n"))
     page = context.new_page()
-    page.goto(f"https://arxiv.org/pdf/{AID}v2")
+    page.goto(venue)
     page.bring_to_front()
     assert sw.evaluate("() => papershelf.commands['save-focused-paper']()") is None
     assert server.papers() == []
+    pdf = f"https://arxiv.org/pdf/{AID}v2"
+    reader = context.new_page()
+    reader.goto(sw.url.split("background/")[0] + f"reader/reader.html?file={pdf}")
+    reader.bring_to_front()
+    result = sw.evaluate("() => papershelf.commands['save-focused-paper']()")
+    assert result["status"] == "sent" and result["via"] == "url", result
+    (p,) = server.papers()
+    assert (p["arxiv_id"], p["arxiv_version"], p["source_url"]) == (AID, 2, pdf)
 
 
 # An older LaTeXML page (hand-written after real ones): `div.ltx_document`, `div.ltx_section`, no
