@@ -9,7 +9,8 @@ VENUE_FIELDS = ("journal", "booktitle", "volume", "number", "pages", "publisher"
                 "editors")
 
 FIELDS_BY_TYPE: dict[str, tuple[str, ...]] = {
-    "article": ("journal", "volume", "number", "pages", "publisher"),
+    # BibLaTeX's @article takes an editor too (a special issue's guest editors).
+    "article": ("journal", "volume", "number", "pages", "publisher", "editors"),
     "inproceedings": ("booktitle", "volume", "number", "pages", "publisher", "editors"),
     "incollection": ("booktitle", "volume", "number", "pages", "publisher", "edition", "editors"),
     "book": ("volume", "number", "publisher", "edition", "editors"),
