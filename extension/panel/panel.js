@@ -97,8 +97,10 @@ function showError(text) {
   say(ui.error, text || "");
 }
 
+/** A list the user is acting in (a note being edited, a delete waiting for its confirmation): a
+ * state update does not redraw it under them. */
 function editing(list) {
-  return Boolean(list.querySelector("[data-editing]"));
+  return Boolean(list.querySelector('[data-editing], [data-confirm="1"]'));
 }
 
 const ITEM_ATTRS = ["data-papershelf-note", "data-papershelf-highlight-item", "data-papershelf-orphan"];
