@@ -12,7 +12,7 @@
  * A landing page and its PDF give the same identity. Pure: no DOM, no chrome.*.
  */
 
-import { normalizeArxivId, normalizeUrl } from "./ids.js";
+import { normalizeArxivId, normalizeUrl, unquote, unquotePlus } from "./ids.js";
 
 /** Strongest first: the order identitiesOf answers in. */
 export const SCHEMES = ["arxiv", "doi", "openreview", "acl", "pmid", "pmcid", "neurips", "pmlr", "cvf", "ieee", "pii", "s2", "url"];
@@ -20,7 +20,6 @@ const RANK = new Map(SCHEMES.map((s, i) => [s, i]));
 
 const SPACE = "[\\x00-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]";
 const TRIM = new RegExp(`^${SPACE}+|${SPACE}+$`, "g");
-const UTF8 = new TextDecoder("utf-8", { ignoreBOM: true });
 
 function trim(text) {
   return text.replace(TRIM, "");
@@ -28,28 +27,6 @@ function trim(text) {
 
 function asciiLower(text) {
   return text.replace(/[A-Z]+/g, (c) => c.toLowerCase());
-}
-
-/** A run of ASCII with %XX escapes as the UTF-8 text its bytes spell (bad bytes: U+FFFD). */
-function decodeAscii(run) {
-  const bytes = [];
-  for (let i = 0; i < run.length; i++) {
-    const hex = run[i] === "%" ? run.slice(i + 1, i + 3) : "";
-    if (/^[0-9A-Fa-f]{2}$/.test(hex)) {
-      bytes.push(parseInt(hex, 16));
-      i += 2;
-    } else bytes.push(run.charCodeAt(i));
-  }
-  return UTF8.decode(new Uint8Array(bytes));
-}
-
-/** Python's urllib.parse.unquote: %XX escapes as UTF-8, text that is not ASCII kept. */
-function unquote(text) {
-  return text.includes("%") ? text.replace(/[^\u0080-\uffff]+/g, decodeAscii) : text;
-}
-
-function unquotePlus(text) {
-  return unquote(text.replace(/\+/g, " "));
 }
 
 // ---- DOIs: normalizeDoi, the rule of papershelf.domain.identifiers.normalize_doi -------------

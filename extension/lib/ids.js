@@ -179,11 +179,14 @@ function decodeAscii(run) {
   return UTF8.decode(new Uint8Array(bytes));
 }
 
-/** A form's field name or value as text: `+` is a space, %XX escapes are UTF-8 bytes (Python's
- * unquote_plus: text that is not ASCII is kept as it is). */
-function formDecode(text) {
-  const spaced = text.replace(/\+/g, " ");
-  return spaced.includes("%") ? spaced.replace(/[^\u0080-\uffff]+/g, decodeAscii) : spaced;
+/** Python's urllib.parse.unquote: %XX escapes as UTF-8 bytes, text that is not ASCII kept. */
+export function unquote(text) {
+  return text.includes("%") ? text.replace(/[^\u0080-\uffff]+/g, decodeAscii) : text;
+}
+
+/** A form's field name or value as text (Python's unquote_plus): `+` is a space, then unquote. */
+export function unquotePlus(text) {
+  return unquote(text.replace(/\+/g, " "));
 }
 
 /** Text as a form encodes it (Python's quote_plus): UTF-8, A-Z a-z 0-9 _ . - ~ kept, a space as +. */
@@ -200,8 +203,8 @@ function canonicalQuery(query) {
   for (const piece of query.split("&")) {
     if (!piece) continue;
     const eq = piece.indexOf("=");
-    const name = formDecode(eq < 0 ? piece : piece.slice(0, eq));
-    const value = formDecode(eq < 0 ? "" : piece.slice(eq + 1));
+    const name = unquotePlus(eq < 0 ? piece : piece.slice(0, eq));
+    const value = unquotePlus(eq < 0 ? "" : piece.slice(eq + 1));
     if (!TRACKING.test(name)) pairs.push(`${formEncode(name)}=${formEncode(value)}`);
   }
   return pairs.join("&");
