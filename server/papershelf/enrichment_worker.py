@@ -127,8 +127,12 @@ class EnrichmentWorker:
         started = time.monotonic()
         while not self._stop.is_set():
             # Saves blocked behind our own batch's transaction arrive late: count quiet time
-            # from whichever came last.
+            # from whichever came last. A save whose wake has not come yet (it commits first, or
+            # another process made it) counts by the time it queued its paper.
             quiet = time.monotonic() - max(self._last_wake, self._last_batch)
+            newest = enrichment.newest_queued()
+            if newest is not None:
+                quiet = min(quiet, (utcnow() - newest) / timedelta(seconds=1))
             if quiet >= settle or time.monotonic() - started >= longest:
                 return
             if enrichment.due_count() >= enrichment.BATCH_SIZE:

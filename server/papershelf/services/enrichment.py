@@ -139,6 +139,15 @@ def due_count(limit: int = BATCH_SIZE) -> int:
     return (Paper.select(Paper.id).where(_due(utcnow())).limit(limit).count())
 
 
+def newest_queued():
+    """When the last paper was queued and not yet tried (None: none waits): a save queues its
+    paper due at once, so this is the last save's time, whichever process made it."""
+    row = (Paper.select(Paper.enrichment_due)
+           .where(_due(utcnow()) & (Paper.enrichment_attempts == 0))
+           .order_by(Paper.enrichment_due.desc()).limit(1).first())
+    return row.enrichment_due if row else None
+
+
 def next_due():
     """When the next pending paper comes due (None: nothing pending)."""
     row = (Paper.select(Paper.enrichment_due).where(Paper.enrichment == "pending")
