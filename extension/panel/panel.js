@@ -121,8 +121,12 @@ function redraw(list, items) {
 function render(view) {
   const samePaper = shown.bound && view.bound && shown.key === view.key;
   if (!samePaper) {
-    if (shown.bound) drafts.set(shown.key, ui.input.value);
-    ui.input.value = view.bound ? drafts.get(view.key) || "" : "";
+    if (shown.bound) {
+      drafts.set(shown.key, ui.input.value);
+      ui.input.value = view.bound ? drafts.get(view.key) || "" : "";
+    } else if (view.bound && !ui.input.value) {
+      ui.input.value = drafts.get(view.key) || "";
+    } // what was typed before the panel knew its paper (a slow worker) is kept, for that paper
     say(ui.noteMsg, "");
     say(ui.citeMsg, "");
     ui.notes.replaceChildren();

@@ -589,6 +589,38 @@ def test_panel_is_bound_when_its_first_requests_meet_a_fresh_worker(connected):
     assert p["arxiv_id"] == target["arxiv_id"]
 
 
+# The worker's answers to the panel held back until the test lets them go: a loaded machine, where
+# the panel is shown (its note box ready) seconds before it knows its paper.
+HOLD_PANEL_STATE = """() => {
+    const h = papershelf.handlers;
+    const state = h['panel-state'];
+    let release;
+    const released = new Promise((resolve) => { release = resolve; });
+    globalThis.releasePanelState = release;
+    h['panel-state'] = async (...args) => { await released; return state(...args); };
+}"""
+
+
+def test_what_is_typed_before_the_panel_knows_its_paper_is_kept(connected):
+    context, sw, server = connected
+    sw.evaluate(HOLD_PANEL_STATE)
+    page = context.new_page()
+    page.goto(TOPIC_URL)
+    wait_marked(page)
+    target = PAPERS[7]
+    frame = open_notes(page, target["arxiv_id"])
+    box = frame.locator("textarea[data-papershelf-note-input]")
+    box.fill("typed at once")
+    sw.evaluate("() => globalThis.releasePanelState()")
+    frame.locator("#paper-title", has_text=target["title"][:40]).wait_for()
+    assert box.input_value() == "typed at once"
+    frame.locator('[data-papershelf-action="save-note"]').click()
+    frame.locator("[data-papershelf-note-body]", has_text="typed at once").wait_for()
+    (p,) = server.papers()
+    status, full = server.call("GET", f"/api/papers/{p['id']}")
+    assert [n["body"] for n in full["notes"]] == ["typed at once"]
+
+
 def test_notes_can_be_edited_and_deleted_from_the_page(connected):
     context, _sw, server = connected
     page = context.new_page()
