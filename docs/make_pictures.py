@@ -145,30 +145,28 @@ def shoot(page, path):
     if path.stat().st_size > MOST_BYTES and shutil.which("convert"):
         subprocess.run(["convert", str(path), "-strip", "-colors", "256", f"PNG8:{path}"],
                        check=True)
-    print(f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}: "
-          f"{path.stat().st_size // 1000} kB")
+    return path
 
 
 def library_pictures(context, server, paper_id, out):
+    """The library signed in, light and dark, then the highlighted paper's page."""
     page = context.new_page()
     page.set_viewport_size(SIZE)
     sign_in(page, server)
     page.wait_for_selector("#papers .paper")
-    shoot(page, out / "library.png")
+    light = shoot(page, out / "library.png")
     page.emulate_media(color_scheme="dark")
     page.reload()
     page.wait_for_selector("#papers .paper")
-    shoot(page, out / "library-dark.png")
+    dark = shoot(page, out / "library-dark.png")
     page.emulate_media(color_scheme="light")
     page.goto(f"{server.base}/papers/{paper_id}")
     page.wait_for_load_state("networkidle")
-    shoot(page, out / "paper.png")
+    return [light, dark, shoot(page, out / "paper.png")]
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "img")
-    out = parser.parse_args().out.resolve()
+def make(out: Path) -> list[Path]:
+    """Take the pictures into `out`; answers their paths."""
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="papershelf-pictures-") as tmp:
         data = Path(tmp) / "data"
@@ -179,12 +177,19 @@ def main():
                 connect(worker, server)
                 import_bibliography(server)
                 tidy_import(server)
-                topic = save_from_topic_page(context)
-                shoot(topic, out / "topic-page.png")
+                topic = shoot(save_from_topic_page(context), out / "topic-page.png")
                 paper_id = file_papers(server)
-                library_pictures(context, server, paper_id, out)
+                return [topic, *library_pictures(context, server, paper_id, out)]
         finally:
             server.stop()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "img")
+    for path in make(parser.parse_args().out.resolve()):
+        shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+        print(f"{shown}: {path.stat().st_size // 1000} kB")
 
 
 if __name__ == "__main__":
