@@ -8,7 +8,7 @@ import pytest
 from papershelf.http import errors
 from tests.test_errors_and_security import assert_error
 
-# name -> (status, code): the error map as the README's HTTP API states it.
+# name -> (status, code): the error map as docs/http-api.md states it.
 EXPECTED = {
     "BadRequest": (400, "bad_request"),
     "Unauthorized": (401, "unauthorized"),

@@ -1,8 +1,8 @@
-"""The README's team-server recipe (``deploy/``) is a tested one: the systemd unit's command line
-is run as written (with this run's database, data dir and port) and serves; its settings are
-papershelf's; the TLS proxy forwards to the unit's address with the headers papershelf trusts;
-every PostgreSQL setting is a real one; and the backup script's pg_dump restores with
-pg_restore into a database the server reads back the same."""
+"""The team-server recipe (docs/team-server.md, ``deploy/``) is a tested one: the systemd unit's
+command line is run as written (with this run's database, data dir and port) and serves; its
+settings are papershelf's; the TLS proxy forwards to the unit's address with the headers
+papershelf trusts; every PostgreSQL setting is a real one; and the backup script's pg_dump
+restores with pg_restore into a database the server reads back the same."""
 
 import os
 import shlex

@@ -1,5 +1,5 @@
 /**
- * The papershelf HTTP API as the extension uses it (README, "The HTTP API"). Only the background worker
+ * The papershelf HTTP API as the extension uses it (docs/http-api.md). Only the background worker
  * calls this; `fetch` is injected so that the logic is testable. Failures are SendErrors that say
  * whether a retry can help (network down, 5xx, 429) or not (401, 422, …).
  */

@@ -1,8 +1,8 @@
 """Every setting of papershelf in one table: name, default, environment variable, type, help.
 
 Settings are layered as in Flask's tutorial: the table's defaults, then ``PAPERSHELF_*``
-environment variables, then what a caller passes in (a test). The README's configuration
-table is checked against this one by a test, so a setting cannot go undocumented.
+environment variables, then what a caller passes in (a test). The configuration table of
+docs/configuration.md is checked against this one by a test, so a setting cannot go undocumented.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ class Setting:
     default: object
     kind: str  # str | int | float | bool | list | extend (a list the environment adds to)
     help: str
-    shown_default: str = ""  # the README's default column where the value itself says little
+    shown_default: str = ""  # the documented table's default column where the value itself says little
 
     @property
     def env(self) -> str:
@@ -175,7 +175,7 @@ def _shown(setting: Setting) -> str:
 
 
 def readme_table() -> str:
-    """The README's configuration table (``python -m papershelf.settings`` prints it)."""
+    """docs/configuration.md's table (``python -m papershelf.settings`` prints it)."""
     rows = ["| variable | default | meaning |", "|---|---|---|"]
     rows += [f"| `{s.env}` | {_shown(s)} | {s.help} |" for s in SETTINGS]
     return "\n".join(rows) + "\n"
