@@ -30,11 +30,12 @@ COUNT_LOOKUPS = """() => {
 
 
 def _page_for(url):
+    """The saved page served at `url`: its host, path and query (one site has several listings
+    under one path, told apart by their query)."""
     u = urlparse(url)
     for p in EXPECTED:
         w = urlparse(p["url"])
-        if (w.hostname, w.path) == (u.hostname, u.path) and \
-                parse_qs(w.query).get("id") == parse_qs(u.query).get("id"):
+        if (w.hostname, w.path, parse_qs(w.query)) == (u.hostname, u.path, parse_qs(u.query)):
             return p
     return None
 

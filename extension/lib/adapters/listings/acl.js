@@ -56,7 +56,6 @@ export const acl = {
           venueKind: "booktitle",
           year: yearOfId(id),
           abstract: abstractEl ? textOf(abstractEl) : "",
-          siteId: `acl:${id}`,
         },
         fields: { title: titleEl, abstract: abstractEl || null },
       });

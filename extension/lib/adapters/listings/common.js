@@ -8,6 +8,8 @@
  * that is an interval of document order). Pure DOM, no chrome.*.
  */
 
+import { identitiesOfUrl } from "../../identities.js";
+
 export const UI_SELECTOR = "[data-papershelf-ui]";
 
 const SPACES = /[\s\u00a0\u200b]+/g;
@@ -123,21 +125,18 @@ export function splitAuthorText(text) {
     .filter((n) => n && n !== "…" && !/^et al\.?$/i.test(n));
 }
 
-/** The DOI in a URL (doi.org/…, an old resolver as doi.acm.org/…, or a publisher's
- * /doi/[abs|full|pdf/]10.…), lower case, or null. */
+/** The DOI an address names (a resolver's doi.org/…, doi.acm.org/…, a publisher's /doi/…/10.…),
+ * lower case, or null: what lib/identities.js reads from it, the one rule for every page. */
 export function doiOfUrl(url) {
-  const u = typeof url === "string" ? urlOf(url) : url;
-  if (!u) return null;
-  let path;
-  try {
-    path = decodeURIComponent(u.pathname);
-  } catch {
-    path = u.pathname;
-  }
-  const m = /^(?:(?:dx\.)?doi\.org|doi\.acm\.org|doi\.ieeecomputersociety\.org)$/i.test(u.hostname)
-    ? /^\/(10\.\d{4,9}\/\S+)$/.exec(path)
-    : /\/doi\/(?:(?:abs|full|pdf|epdf|fulltext|book)\/)?(10\.\d{4,9}\/[^?#\s]+?)\/?$/i.exec(path);
-  return m ? m[1].toLowerCase() : null;
+  const [identity] = identitiesOfUrl(typeof url === "string" ? url : url ? url.href : "");
+  return identity && identity.startsWith("doi:") ? identity.slice(4) : null;
+}
+
+/** The arXiv id (without version) an address names (arxiv.org/abs/…, /pdf/…, a mirror of arXiv),
+ * or null: lib/identities.js's reading of it. */
+export function arxivIdOfUrl(url) {
+  const [identity] = identitiesOfUrl(url || "");
+  return identity && identity.startsWith("arxiv:") ? identity.slice(6) : null;
 }
 
 /** Unique, in their order. */

@@ -6,8 +6,7 @@
  * arXiv link when there is one. The paper's mark goes in its `<dt>`.
  */
 
-import { absoluteHref, entriesByLinks, linksIn, textOf, unique, urlOf } from "./common.js";
-import { parseArxivId } from "../../ids.js";
+import { absoluteHref, arxivIdOfUrl, entriesByLinks, linksIn, textOf, unique, urlOf } from "./common.js";
 
 const HTML = /^\/content(?:_[\w]+)?\/([\w]+?)\/html\/(?:[\w-]+\/)?(.+?)_paper\.html$/;
 
@@ -32,7 +31,7 @@ export const cvf = {
     const base = doc.location.href;
     const conf = /^\/([A-Za-z]+)(\d{4})/.exec(doc.location.pathname);
     const out = [];
-    for (const { element: found, id, links } of entriesByLinks(doc, nameOf)) {
+    for (const { element: found, links } of entriesByLinks(doc, nameOf)) {
       const element = found.closest("dt") || found;
       const titleEl = links[0];
       const title = textOf(titleEl);
@@ -48,8 +47,7 @@ export const cvf = {
           const href = absoluteHref(a, base);
           if (!href) continue;
           if (!pdfUrl && /\/papers\/.+_paper\.pdf$/i.test(href)) pdfUrl = href;
-          const parsed = /arxiv\.org\/abs\//i.test(href) ? parseArxivId(href) : null;
-          if (!arxivId && parsed) arxivId = parsed.id;
+          arxivId = arxivId || arxivIdOfUrl(href);
         }
       }
       if (!authors.length && after[0]) {
@@ -67,7 +65,6 @@ export const cvf = {
           venue: conf ? conf[1] : null,
           venueKind: "booktitle",
           year: conf ? conf[2] : null,
-          siteId: `cvf:${id}_paper`,
         },
         fields: { title: titleEl, abstract: null },
       });

@@ -7,8 +7,7 @@
  * address.
  */
 
-import { absoluteHref, clean, doiOfUrl, linksIn, textOf, unique } from "./common.js";
-import { parseArxivId } from "../../ids.js";
+import { absoluteHref, arxivIdOfUrl, clean, doiOfUrl, linksIn, textOf, unique } from "./common.js";
 
 const DBLP_KEY = /^(?:conf|journals|books|series|reference|phd|tr|informal|persons|homepages|www)\/[\w.-]+\/[\w.-]+$/;
 
@@ -43,8 +42,7 @@ export const dblp = {
       let arxivId = null;
       for (const href of editions) {
         doi = doi || doiOfUrl(href);
-        const parsed = /arxiv\.org\/abs\//i.test(href) ? parseArxivId(href) : null;
-        arxivId = arxivId || (parsed && parsed.id);
+        arxivId = arxivId || arxivIdOfUrl(href);
       }
       const url = doi ? `https://doi.org/${doi}` : editions[0] || `https://dblp.org/rec/${key}`;
       out.push({
@@ -58,7 +56,6 @@ export const dblp = {
           venue: partOf ? textOf(partOf) : null,
           venueKind: kind,
           year: date ? textOf(date) : null,
-          siteId: null,
           dblpKey: key,
         },
         fields: { title: titleEl, abstract: null },

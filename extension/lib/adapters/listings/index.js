@@ -2,8 +2,10 @@
  * Listing pages: the sites whose pages list many papers, each paper marked with its own Save
  * control and saved state (one lookup for the page). One file per site, each a reader
  * `{name, hosts, match(url), find(doc) → [{element, paper, fields}]}` where `paper` is
- * `{title, authors, arxivId?, version?, doi?, url, pdfUrl?, venue?, venueKind?, year?, abstract?,
- * pages?, siteId?}` read off the page, and `fields` the title and abstract elements.
+ * `{title, authors, arxivId?, version?, doi?, url, pdfUrl?, extraUrls?, venue?, venueKind?, year?,
+ * abstract?, pages?}` read off the page, and `fields` the title and abstract elements. A listed
+ * paper's identities are what lib/identities.js's identitiesOf gives for its id, DOI and addresses:
+ * the one rule of what an address identifies, as for every other page.
  *
  * LISTING_ADAPTERS are those readers in the adapter registry's shape (the host in `match`, the
  * page side's entries of kind "listing" from `find`, with `describe` and `fields` for that kind).
@@ -12,6 +14,7 @@
  * entries, or null when no listing adapter reads the page. Pure DOM, no chrome.*.
  */
 
+import { identitiesOf } from "../../identities.js";
 import { normalizeUrl, parseArxivId } from "../../ids.js";
 import { acl } from "./acl.js";
 import { arxiv } from "./arxiv.js";
@@ -60,23 +63,6 @@ export function listingAdapterFor(url) {
   return LISTING_ADAPTERS.find((a) => a.match(u)) || null;
 }
 
-/**
- * The identities of a listed paper, strongest first, in the shared `scheme:value` form (arxiv:,
- * doi:, the site's own id, else url:). The one place a listing turns a paper into its identities:
- * where lib/identities.js is present this is its `identitiesOf({url, doi, arxivId, pdfUrl,
- * extraUrls})`, which gives these same strings for these papers.
- */
-export function entryIdentities(paper) {
-  const out = [];
-  const parsed = paper.arxivId ? parseArxivId(paper.arxivId) : paper.url && /arxiv\.org\/(?:abs|pdf)\//.test(paper.url) ? parseArxivId(paper.url) : null;
-  if (parsed) out.push(`arxiv:${parsed.id}`);
-  if (paper.doi) out.push(`doi:${String(paper.doi).toLowerCase()}`);
-  if (paper.siteId) out.push(paper.siteId);
-  const url = normalizeUrl(paper.url);
-  if (url && !out.length) out.push(`url:${url}`);
-  return [...new Set(out)];
-}
-
 /** A listed paper as papershelf saves it: authors, venue and year in the server's fields. */
 export function describeListed(entry) {
   const p = entry.paper;
@@ -118,7 +104,7 @@ function asEntries(site, doc) {
       site: site.name,
       paper: p,
       fields: e.fields || { title: null, abstract: null },
-      identities: entryIdentities(p),
+      identities: identitiesOf({ url: p.url, doi: p.doi, arxivId: p.arxivId, pdfUrl: p.pdfUrl, extraUrls: p.extraUrls }),
     });
   }
   return out;

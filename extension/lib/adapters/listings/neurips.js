@@ -41,7 +41,6 @@ export const neurips = {
           venue: "Advances in Neural Information Processing Systems",
           venueKind: "booktitle",
           year,
-          siteId: `neurips:${id}`,
         },
         fields: { title: titleEl, abstract: null },
       });

@@ -44,7 +44,6 @@ export const openreview = {
           venue,
           venueKind: "booktitle",
           year,
-          siteId: `openreview:${id}`,
         },
         fields: { title: titleEl, abstract: null },
       });

@@ -48,7 +48,6 @@ export const pmlr = {
           venueKind: "booktitle",
           year,
           pages: pagesMatch ? pagesMatch[1] : null,
-          siteId: `pmlr:${id}`,
           extraUrls: openreview ? [absoluteHref(openreview, base)] : [],
         },
         fields: { title: titleEl, abstract: null },

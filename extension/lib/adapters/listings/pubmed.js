@@ -63,7 +63,6 @@ export const pubmed = {
           venue: journal ? journal[1] : null,
           venueKind: "journal",
           year: yearIn(citation.split(";")[0]),
-          siteId: `pmid:${id}`,
         },
         fields: { title: titleEl, abstract: null },
       });

@@ -5,8 +5,7 @@
  * link in the entry gives those identifiers.
  */
 
-import { absoluteHref, doiOfUrl, entriesByLinks, linksIn, textOf, titleLink, unique, urlOf, yearIn } from "./common.js";
-import { parseArxivId } from "../../ids.js";
+import { absoluteHref, arxivIdOfUrl, doiOfUrl, entriesByLinks, linksIn, textOf, titleLink, unique, urlOf, yearIn } from "./common.js";
 
 const PAPER = /^\/(?:paper|arxiv)\/(?:[^/]+\/)?([0-9a-f]{40})$/i;
 const DATE = /^(?:\d{1,2} )?(?:(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]* )?(?:19|20)\d{2}$/;
@@ -46,14 +45,13 @@ export const semanticscholar = {
       for (const a of linksIn(element)) {
         const href = absoluteHref(a, base);
         if (!href || shaOf(href)) continue;
-        const parsed = /arxiv\.org\/(?:abs|pdf)\//i.test(href) ? parseArxivId(href) : null;
-        if (parsed && !arxivId) arxivId = parsed.id;
+        arxivId = arxivId || arxivIdOfUrl(href);
         doi = doi || doiOfUrl(href);
         if (!pdfUrl && /\.pdf$|arxiv\.org\/pdf\//i.test(href)) pdfUrl = href;
       }
       out.push({
         element,
-        paper: { title, authors, arxivId, doi, url: `https://www.semanticscholar.org/paper/${id}`, pdfUrl, year: dateIn(element), siteId: `s2:${id}` },
+        paper: { title, authors, arxivId, doi, url: `https://www.semanticscholar.org/paper/${id}`, pdfUrl, year: dateIn(element) },
         fields: { title: titleEl, abstract: null },
       });
     }
