@@ -62,6 +62,13 @@ test("the save payload of a listed paper: title, authors, venue, year, DOI, the 
   assert.equal(paper.booktitle, "Proceedings of the 16th Workshop on Computational Research in Phonetics, Phonology, and Morphology");
   assert.match(paper.abstract, /^This paper describes the AX Semantics’ submission/);
   assert.equal(paperFields(entry, aclDoc).abstract.id, "abstract-W19-4201", "the abstract block is the field highlights anchor in");
+  // A conference paper on a real dblp page (its record typed only "Publication"): a booktitle.
+  const dblp = EXPECTED.find((p) => p.file === "dblp_search_2024.html");
+  const dblpDoc = load(dblp.file, dblp.url);
+  const esem = describePaper(findPaperElements(dblpDoc)[0], dblpDoc);
+  assert.deepEqual([esem.booktitle, esem.journal, esem.doi, esem.published], ["ESEM", undefined, "10.1109/esem56168.2023.10304796", "2023"]);
+  const corr = describePaper(findPaperElements(dblpDoc)[1], dblpDoc);
+  assert.deepEqual([corr.journal, corr.booktitle], ["CoRR", undefined]);
   const arxiv = EXPECTED.find((p) => p.file === "arxiv_search.html");
   const arxivDoc = load(arxiv.file, arxiv.url);
   const mamba = describePaper(findPaperElements(arxivDoc)[0], arxivDoc);

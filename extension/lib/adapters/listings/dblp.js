@@ -1,5 +1,6 @@
 /**
- * DBLP person pages (dblp.org/pid/…) and venue pages (dblp.org/db/conf/…, /db/journals/…). An
+ * DBLP person pages (dblp.org/pid/…), venue pages (dblp.org/db/conf/…, /db/journals/…) and search
+ * results (dblp.org/search?q=…), which list records alike. An
  * entry is a record the page marks with its dblp key (`id="conf/cvpr/HeZRS16"`) and schema.org
  * microdata: the title (`itemprop=name` outside the authors), the authors, the venue
  * (`isPartOf`), the year (`datePublished`), and the electronic editions (`itemprop=url` links:
@@ -9,7 +10,7 @@
 
 import { absoluteHref, arxivIdOfUrl, clean, doiOfUrl, linksIn, textOf, unique } from "./common.js";
 
-const DBLP_KEY = /^(?:conf|journals|books|series|reference|phd|tr|informal|persons|homepages|www)\/[\w.-]+\/[\w.-]+$/;
+const DBLP_KEY = /^(?:conf|journals|books|series|reference|phd|tr|informal|persons|homepages|www)(?:\/[\w.-]+){2,}$/;
 
 function authorName(el) {
   return clean(el.getAttribute("title") || textOf(el)).replace(/\s+\d{4}$/, "");
@@ -18,7 +19,7 @@ function authorName(el) {
 export const dblp = {
   name: "dblp",
   hosts: ["dblp.org", "dblp.uni-trier.de"],
-  match: (url) => /^\/(?:pid|pers|db)\//.test(url.pathname),
+  match: (url) => /^\/(?:pid|pers|db)\//.test(url.pathname) || (url.pathname === "/search" && url.searchParams.has("q")),
   find(doc) {
     const base = doc.location.href;
     const out = [];
@@ -33,7 +34,9 @@ export const dblp = {
       const partOf = headline.querySelector('[itemprop="isPartOf"] [itemprop="name"]');
       const date = headline.querySelector('[itemprop="datePublished"]');
       const type = element.querySelector('link[itemprop="additionalType"]');
-      const kind = type && /#(?:Inproceedings|Incollection)/i.test(type.getAttribute("href") || "") ? "booktitle" : "journal";
+      // A dblp key names the kind of record: conf/… is a paper in proceedings (as the record's
+      // type says where the page gives it; dblp's pages of 2015 and 2024 say only "Publication").
+      const kind = key.startsWith("conf/") || (type && /#(?:Inproceedings|Incollection)/i.test(type.getAttribute("href") || "")) ? "booktitle" : "journal";
       const editions = linksIn(element, 'a[itemprop="url"][href]')
         .filter((a) => !a.closest('[itemprop="author"]'))
         .map((a) => absoluteHref(a, base))
