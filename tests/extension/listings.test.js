@@ -24,6 +24,13 @@ function load(file, url) {
   return htmlDocument(/<html[\s>]/i.test(html) ? html : `<!DOCTYPE html><html><head></head><body>${html}</body></html>`, url);
 }
 
+test("pages.json names every saved listing page, at the address expected.json reads it at", () => {
+  const pages = JSON.parse(fs.readFileSync(path.join(DIR, "pages.json"), "utf8"));
+  assert.deepEqual(pages.map((p) => [p.site, p.file, p.url]), EXPECTED.map((p) => [p.site, p.file, p.url]));
+  const saved = fs.readdirSync(DIR).filter((f) => f.endsWith(".html")).sort();
+  assert.deepEqual([...pages.map((p) => p.file)].sort(), saved, "every saved page is listed, once");
+});
+
 for (const page of EXPECTED) {
   test(`${page.site}: ${page.file} — ${page.entries.length} papers, each with its identities`, () => {
     const doc = load(page.file, page.url);
