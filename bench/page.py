@@ -586,10 +586,19 @@ def measure_scholar(context) -> dict:
     return figures
 
 
-def report_listings(runs, args) -> bool:
+def saved_results(urls: list[str]) -> int:
+    """How many of the results are one of the saved papers: a copy of a result whose address names
+    its paper by a DOI or a site's id (ScienceDirect's PII, …) is that paper, whatever its query."""
+    from papershelf.domain.identities import identities_of_url
+
+    saved = {i for url in urls[:SCHOLAR_SAVED] for i in identities_of_url(url)}
+    return sum(1 for url in urls if saved.intersection(identities_of_url(url)))
+
+
+def report_listings(runs, args, urls) -> bool:
     first = runs[0]
     assert first["results"] == SCHOLAR_RESULTS, first
-    assert first["saved_marked"] == SCHOLAR_SAVED, first
+    assert first["saved_marked"] == saved_results(urls), first
     med = {k: statistics.median(r[k] for r in runs) for k in ("mark", "saved", "paint")}
     after = statistics.median(r["saved"] + r["paint"] for r in runs)
     worst = max(r["saved"] + r["paint"] for r in runs)
@@ -800,7 +809,7 @@ def listings_main(args) -> int:
                 context.close()
         finally:
             server.stop()
-    return 0 if report_listings(runs, args) else 1
+    return 0 if report_listings(runs, args, urls) else 1
 
 
 def report_cards(runs, latencies, phases, panel, args) -> bool:
