@@ -2,7 +2,8 @@
 // and this one runs on every page a person opens: it only asks whether the page may describe a
 // paper (a few selector queries on the head, no DOM change, no message), and only then loads the
 // page side (content/main.js, with a dynamic import as loader.js does). What counts:
-// Highwire citation_* tags, Dublin Core or PRISM tags, COinS, JSON-LD that names a scholarly
+// Highwire citation_* tags, Dublin Core or PRISM tags, a `doi` meta tag (by name, or by id as
+// D-Lib writes it), COinS, JSON-LD that names a scholarly
 // type, og: tags with a DOI in the page's own address or tags, and the sites whose papers are
 // in their own scripts (IEEE Xplore, ScienceDirect, OpenReview). bench/page.py times
 // papershelfMayDescribePaper on a big page without a paper.
@@ -11,7 +12,8 @@ function papershelfMayDescribePaper(doc, href) {
   // The tags are in the head: a query there costs microseconds, where one over a 1 MB body
   // would cost a millisecond.
   const head = doc.head || doc.documentElement;
-  if (head.querySelector('meta[name="citation_title"], meta[name="dc.title" i], meta[name="dcterms.title" i], meta[name^="prism." i]')) {
+  if (head.querySelector('meta[name="citation_title"], meta[name="dc.title" i], meta[name="dcterms.title" i], meta[name^="prism." i], ' +
+      'meta[name="doi" i][content*="10."], meta[id="doi" i][content*="10."]')) {
     return true;
   }
   if (/(?:^|\.)(?:ieeexplore\.ieee\.org|sciencedirect\.com|openreview\.net)$/.test(new URL(href).hostname)) return true;

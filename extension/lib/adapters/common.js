@@ -72,10 +72,12 @@ export function textLeaves(root) {
   return out;
 }
 
-/** A paper page's title heading: the h1 that reads `title`, else the first h1. */
+/** A paper page's title heading: the h1 that reads `title`, else an h2 or h3 that does (ACL
+ * Anthology's h2, D-Lib's h3), else the first h1. */
 export function titleHeading(doc, title) {
   const text = normalizeText(title);
-  return Array.from(doc.querySelectorAll("h1")).find((h) => fieldText(h) === text) || doc.querySelector("h1");
+  const reads = (selector) => Array.from(doc.querySelectorAll(selector)).find((h) => fieldText(h) === text);
+  return reads("h1") || reads("h2, h3") || doc.querySelector("h1");
 }
 
 /** The element whose reader-visible text is `text` (or starts with it), smallest first. */

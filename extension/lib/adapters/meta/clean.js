@@ -85,6 +85,14 @@ export function cleanAbstract(text) {
   return t.replace(/^abstract\s*[:.\u2014-]?\s+/i, "");
 }
 
+/** Is `text` a reference line for `paper` rather than its abstract: short, and naming the
+ * paper's venue (journal or proceedings) as a citation does? */
+export function isReferenceLine(text, paper) {
+  const venue = squash(paper.booktitle || paper.journal).toLowerCase();
+  const t = squash(text).toLowerCase();
+  return Boolean(venue && t && t.includes(venue) && t.length < venue.length + 300);
+}
+
 /** The first of `dates` (cleaned), unless it is a placeholder January 1st and another date of
  * the same year is more precise (bioRxiv writes citation_publication_date 2020/01/01). */
 export function bestDate(dates) {

@@ -1,8 +1,10 @@
 /**
  * The paper a page's embedded metadata describes, read from every convention it uses and merged
  * field by field in their order of trust: Highwire `citation_*`, Dublin Core, PRISM, JSON-LD,
- * COinS, Open Graph (with a DOI). Each field comes from the most trusted convention that has
- * it (`sources` says which); the authors are one convention's list, not a mix.
+ * COinS, Open Graph (with a DOI), and last the page's own text (page.js). Each field comes from
+ * the most trusted convention that has it (`sources` says which); the authors are one
+ * convention's list, not a mix. An abstract that is only a reference line naming the paper's
+ * venue (ACL Anthology's og:description: "Authors. Proceedings of …. 2021.") is no abstract.
  *
  * Not a paper: a page none of them describes, one that names no title, a bot wall (Cloudflare's
  * "Just a moment…", a captcha) or a cookie wall in front of the paper. Pure DOM, no chrome.*.
@@ -14,6 +16,8 @@ import { readPrism } from "./prism.js";
 import { readJsonLd } from "./jsonld.js";
 import { readCoins } from "./coins.js";
 import { readOpenGraph } from "./og.js";
+import { readPageText } from "./page.js";
+import { isReferenceLine } from "./clean.js";
 
 /** In their order of trust. */
 export const CONVENTIONS = [
@@ -23,16 +27,18 @@ export const CONVENTIONS = [
   { name: "jsonld", read: readJsonLd },
   { name: "coins", read: readCoins },
   { name: "og", read: readOpenGraph },
+  { name: "page", read: readPageText },
 ];
 
 export const FIELDS = ["title", "authors", "published", "abstract", "doi", "arxiv_id", "journal", "booktitle", "volume",
   "number", "pages", "publisher", "pdf_url", "entry_type", "affiliations", "keywords"];
 
-/** Every meta tag's values by its name or property, lowercased: one pass over the head. */
+/** Every meta tag's values by its name or property (or, wanting both, its id: D-Lib's
+ * `<meta id="DOI">`), lowercased: one pass over the head. */
 export function metaTags(doc) {
   const metas = new Map();
   for (const m of doc.querySelectorAll("meta[content]")) {
-    const name = (m.getAttribute("name") || m.getAttribute("property") || "").trim().toLowerCase();
+    const name = (m.getAttribute("name") || m.getAttribute("property") || m.getAttribute("id") || "").trim().toLowerCase();
     if (!name) continue;
     const value = (m.getAttribute("content") || "").trim();
     if (!value) continue;
@@ -74,6 +80,7 @@ export function readEmbeddedMetadata(doc) {
     }
     if (!record) continue;
     for (const field of FIELDS) {
+      if (field === "abstract" && isReferenceLine(record.abstract, merged)) continue;
       if (!hasValue(merged[field]) && hasValue(record[field])) {
         merged[field] = record[field];
         merged.sources[field] = name;
