@@ -93,15 +93,19 @@ export function isReferenceLine(text, paper) {
   return Boolean(venue && t && t.includes(venue) && t.length < venue.length + 300);
 }
 
-/** The first of `dates` (cleaned), unless it is a placeholder January 1st and another date of
- * the same year is more precise (bioRxiv writes citation_publication_date 2020/01/01). */
+/** The first of `dates` (cleaned), unless it is a placeholder January 1st: then another date
+ * of the same year that is more precise (bioRxiv writes citation_publication_date 2020/01/01),
+ * or, when the page's other dates are of other years, the year alone (Wiley writes a 1926 paper
+ * as 1926/01/01, put online 2006/03/16). */
 export function bestDate(dates) {
   const clean = dates.map(cleanDate).filter(Boolean);
   if (!clean.length) return null;
   const [first] = clean;
   if (/-01-01$/.test(first)) {
-    const better = clean.find((d) => d.startsWith(first.slice(0, 4)) && d.length > 4 && !/-01-01$/.test(d));
+    const year = first.slice(0, 4);
+    const better = clean.find((d) => d.startsWith(year) && d.length > 4 && !/-01-01$/.test(d));
     if (better) return better;
+    if (clean.some((d) => !d.startsWith(year))) return year;
   }
   return first;
 }
