@@ -214,6 +214,15 @@ test("an og:description that is a reference line (authors, venue, year) is no ab
   assert.equal(withAbstract.abstract, "We study things.", "a real og:description still counts");
 });
 
+test("an og:description cut short with an ellipsis gives way to the whole abstract it begins", () => {
+  const tags = `<meta name="citation_title" content="A Paper"><meta name="citation_doi" content="10.5555/cut.1">
+    <meta property="og:title" content="A Paper"><meta property="og:description" content="We measure the thing in a w…">`;
+  const m = readEmbeddedMetadata(page(tags, "<h1>A Paper</h1><h2>Abstract</h2><div><p>We measure the thing in a way nobody did.</p></div>"));
+  assert.equal(m.abstract, "We measure the thing in a way nobody did.");
+  const other = readEmbeddedMetadata(page(tags, "<h1>A Paper</h1><h2>Abstract</h2><p>Another text entirely.</p>"));
+  assert.equal(other.abstract, "We measure the thing in a w…", "a page text it does not begin is not its whole");
+});
+
 test("a page that declares its own DOI in <meta id=DOI> is the paper its <title> and heading name", () => {
   const head = `<meta id="DOI" content="10.1045/example-1"><meta itemprop="datePublished" content="2017-05-15">`;
   const doc = htmlDocument(`<html><head><title>Crowds and Archives</title>${head}</head><body><h3>Magazine</h3>

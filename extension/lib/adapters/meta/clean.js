@@ -93,6 +93,14 @@ export function isReferenceLine(text, paper) {
   return Boolean(venue && t && t.includes(venue) && t.length < venue.length + 300);
 }
 
+/** Does `full` complete `cut`, an abstract cut short with an ellipsis (og:description's
+ * "… equivalent t…")? */
+export function completesAbstract(cut, full) {
+  const m = /^(.*?)\s*(?:…|\.\.\.)$/s.exec(squash(cut));
+  const text = squash(full);
+  return Boolean(m && m[1] && text.length > m[1].length && text.startsWith(m[1]));
+}
+
 /** The first of `dates` (cleaned), unless it is a placeholder January 1st: then another date
  * of the same year that is more precise (bioRxiv writes citation_publication_date 2020/01/01),
  * or, when the page's other dates are of other years, the year alone (Wiley writes a 1926 paper

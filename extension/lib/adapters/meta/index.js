@@ -4,7 +4,8 @@
  * COinS, Open Graph (with a DOI), and last the page's own text (page.js). Each field comes from
  * the most trusted convention that has it (`sources` says which); the authors are one
  * convention's list, not a mix. An abstract that is only a reference line naming the paper's
- * venue (ACL Anthology's og:description: "Authors. Proceedings of …. 2021.") is no abstract.
+ * venue (ACL Anthology's og:description: "Authors. Proceedings of …. 2021.") is no abstract, and
+ * one cut short with an ellipsis gives way to a later source's whole text that it begins.
  *
  * Not a paper: a page none of them describes, one that names no title, a bot wall (Cloudflare's
  * "Just a moment…", a captcha) or a cookie wall in front of the paper. Pure DOM, no chrome.*.
@@ -17,7 +18,7 @@ import { readJsonLd } from "./jsonld.js";
 import { readCoins } from "./coins.js";
 import { readOpenGraph } from "./og.js";
 import { readPageText } from "./page.js";
-import { isReferenceLine } from "./clean.js";
+import { completesAbstract, isReferenceLine } from "./clean.js";
 
 /** In their order of trust. */
 export const CONVENTIONS = [
@@ -81,6 +82,11 @@ export function readEmbeddedMetadata(doc) {
     if (!record) continue;
     for (const field of FIELDS) {
       if (field === "abstract" && isReferenceLine(record.abstract, merged)) continue;
+      if (field === "abstract" && completesAbstract(merged.abstract, record.abstract)) {
+        merged.abstract = record.abstract; // the whole of an abstract a tag cut short
+        merged.sources.abstract = name;
+        continue;
+      }
       if (!hasValue(merged[field]) && hasValue(record[field])) {
         merged[field] = record[field];
         merged.sources[field] = name;
