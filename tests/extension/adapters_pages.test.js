@@ -212,6 +212,10 @@ test("an og:description that is a reference line (authors, venue, year) is no ab
   assert.equal(m.sources.abstract, "page");
   const withAbstract = readEmbeddedMetadata(page(tags.replace("Ann Author. Proceedings of the Example Conference. 2021.", "We study things."), body));
   assert.equal(withAbstract.abstract, "We study things.", "a real og:description still counts");
+  const nature = readEmbeddedMetadata(page(`<meta name="citation_title" content="Reefs"><meta name="citation_author" content="Ann Author">
+    <meta name="citation_journal_title" content="Nature"><meta name="citation_doi" content="10.1038/x1">
+    <meta property="og:title" content="Reefs"><meta property="og:description" content="Reefs in nature recover within a decade.">`));
+  assert.equal(nature.abstract, "Reefs in nature recover within a decade.", "a short abstract that names no author is no reference line");
 });
 
 test("an og:description cut short with an ellipsis gives way to the whole abstract it begins", () => {

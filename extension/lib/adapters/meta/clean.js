@@ -86,11 +86,12 @@ export function cleanAbstract(text) {
 }
 
 /** Is `text` a reference line for `paper` rather than its abstract: short, and naming the
- * paper's venue (journal or proceedings) as a citation does? */
+ * paper's first author and its venue (journal or proceedings) as a citation does? */
 export function isReferenceLine(text, paper) {
   const venue = squash(paper.booktitle || paper.journal).toLowerCase();
+  const surname = squash((paper.authors || [])[0]).split(" ").pop().toLowerCase();
   const t = squash(text).toLowerCase();
-  return Boolean(venue && t && t.includes(venue) && t.length < venue.length + 300);
+  return Boolean(venue && surname && t.includes(venue) && t.includes(surname) && t.length < venue.length + 300);
 }
 
 /** Does `full` complete `cut`, an abstract cut short with an ellipsis (og:description's
