@@ -92,6 +92,14 @@ PEOPLE = [
     ("Kaiming HE", "he2024scaling", "HE, Kaiming"),
     ("J. R. R. TOLKIEN", "tolkien2024scaling", "TOLKIEN, J. R. R."),
     ("Jörg MÜLLER", "muller2024scaling", "M{\\\"U}LLER, J{\\\"o}rg"),
+    # ... and before them (as Chinese, Korean and Japanese names are often written)
+    ("ZHANG Wei", "zhang2024scaling", "ZHANG, Wei"),
+    ("HE Kaiming", "he2024scaling", "HE, Kaiming"),
+    ("LI Fei-Fei", "li2024scaling", "LI, Fei-Fei"),
+    ("KIM Min-jun", "kim2024scaling", "KIM, Min-jun"),
+    ("ZHANG Xiao Ming", "zhang2024scaling", "ZHANG, Xiao Ming"),
+    ("MÜLLER Jörg", "muller2024scaling", "M{\\\"U}LLER, J{\\\"o}rg"),
+    ("ED Smith", "smith2024scaling", "Smith, ED"),  # two capitals, a vowel first: initials
 ]
 ORGANISATIONS = [
     ("OpenAI", "openai2024scaling", "{OpenAI}"),
@@ -112,6 +120,11 @@ ORGANISATIONS = [
     ("IBM Research", "ibmresearch2024scaling", "{IBM Research}"),
     ("Baidu NLP", "baidunlp2024scaling", "{Baidu NLP}"),  # an acronym has no vowel, or none else
     ("Mistral AI", "mistralai2024scaling", "{Mistral AI}"),
+    ("World Health Organization", "worldhealthorganization2024scaling",
+     "{World Health Organization}"),
+    ("ATLAS Collaboration", "atlascollaboration2024scaling", "{ATLAS Collaboration}"),
+    ("CERN Council", "cerncouncil2024scaling", "{CERN Council}"),
+    ("ZHANG Lab", "zhanglab2024scaling", "{ZHANG Lab}"),
 ]
 
 
@@ -125,6 +138,18 @@ def test_people_are_people_and_organisations_are_known_by_their_form(name, key, 
     assert bibtex_name(name) == written
     (back,), _ = parse_bibtex_names(written)  # and the export reads back to the same name
     assert name_parts(back) == name_parts(name)
+
+
+@pytest.mark.parametrize(("family_first", "given_first"), [
+    ("ZHANG Wei", "Wei ZHANG"), ("HE Kaiming", "Kaiming HE"), ("LI Fei-Fei", "Fei-Fei LI"),
+    ("ZHANG Xiao Ming", "Xiao Ming ZHANG"), ("MÜLLER Jörg", "Jörg MÜLLER"),
+])
+def test_a_surname_in_capitals_is_the_surname_before_or_after_the_given_names(family_first,
+                                                                              given_first):
+    assert name_parts(family_first) == name_parts(given_first)
+    assert not name_parts(family_first).literal
+    assert bibtex_name(family_first) == bibtex_name(given_first)
+    assert last_name(family_first) == last_name(given_first)
 
 
 @pytest.mark.parametrize(("author", "key"), [

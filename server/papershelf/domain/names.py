@@ -2,6 +2,9 @@
 
 A paper keeps each author as text for display, in one of the forms a person writes by hand:
 
+- ``FAMILY Given`` ("ZHANG Wei", "LI Fei-Fei"): a surname in capitals before the given names, as
+  East Asian names are often written, is the surname (kept as written: ``ZHANG, Wei`` in BibTeX,
+  as "Wei ZHANG" is);
 - ``First von Last Jr.`` ("Wei Jiang", "Ludwig van Beethoven", "Martin Luther King Jr."): split as
   BibTeX splits a name without commas — the words from the first lower-case one up to the last
   lower-case one before the final word are the *von* part, the rest before them *First*, the rest
@@ -61,6 +64,30 @@ def _capitals_surname(word: str) -> bool:
         return False
     bases = {unicodedata.normalize("NFD", c)[0] for c in word}
     return bool(bases & _VOWELS) and bool(bases - _VOWELS)
+
+
+def _capitalized(word: str) -> bool:
+    """A word written as a given name is: a capital, then lower case, each part of a hyphenated
+    one alike ("Wei", "Min-jun", "Fei-Fei")."""
+    head, *rest = word.split("-")
+    return (head[:1].isupper() and (head[1:].islower() or not head[1:])
+            and all(p.islower() or (p[:1].isupper() and p[1:].islower()) for p in rest))
+
+
+def _family_first(words: list[str]) -> bool:
+    """A surname written in capitals before the given names, as Chinese, Korean or Japanese
+    names often are ("ZHANG Wei", "LI Fei-Fei", "KIM Min-jun"): the first word in capitals with
+    a vowel and a consonant (``_capitals_surname``), every other word written as a given name.
+    Two capitals are a surname only consonant first ("LI", "HE", "XU"): "AJ" or "ED" before a
+    name are initials ("AJ Smith")."""
+    head = words[0]
+    if len(words) < 2 or not (head.isupper() and _capitals_surname(head)):
+        return False
+    if len(head) == 2 and not (head[0] not in _VOWELS and head[1] in _VOWELS):
+        return False
+    return all(_capitalized(w) for w in words[1:])
+
+
 class NameParts(NamedTuple):
     """A name's four parts, as text; a name that is one unit (an organisation, a braced name) has
     only ``last``."""
@@ -86,7 +113,8 @@ def is_organisation(name: str) -> bool:
     without a comma (``Last, First`` is a person's), an all-caps acronym (``Meta AI``) other than
     a person's leading initials (``AJ Smith``) or a surname written in capitals after the given
     names (``Wei ZHANG``: a final word with a vowel and a consonant, which ``AI`` or ``NLP`` is
-    not). So "Meta Kowalski", "Ofir Press", "Apple Xu", "Li Ai" and "Kaiming HE" are people."""
+    not) or before them (``ZHANG Wei``, ``_family_first``). So "Meta Kowalski", "Ofir Press",
+    "Apple Xu", "Li Ai", "Kaiming HE" and "ZHANG Wei" are people."""
     words = name.translate(_ORG_PUNCT).split()
     if not words:
         return False
@@ -94,7 +122,7 @@ def is_organisation(name: str) -> bool:
         return "," not in name and words[0].lower() not in ("others", "and")
     if words[0] == "The" or "&" in name or any(w.lower() in _ORG_WORDS for w in words):
         return True
-    if "," in name:
+    if "," in name or _family_first(words):
         return False
     leading = 0  # initials before the surname ("AJ Smith", "J.R.R. Tolkien") are a person's
     while leading < len(words) - 1 and _INITIALS.match(words[leading]):
@@ -241,6 +269,8 @@ def name_parts(name: str) -> NameParts | None:
         jr = pieces[1].split() if len(pieces) == 3 else []
         return _parts(pieces[-1].split(), von, last, jr, str)
     words = name.split()
+    if _family_first(words):  # "ZHANG Wei": the surname first, in capitals
+        return NameParts(" ".join(words[1:]), "", words[0], "")
     jr = [words.pop()] if len(words) > 2 and words[-1].lower() in SUFFIXES else []
     first, von, last = _first_von_last(words, _word_case)
     return _parts(first, von, last, jr, str)
