@@ -305,7 +305,7 @@ def _check_options(notes_field: str, encoding: str) -> None:
         raise ValueError(f"encoding must be one of {', '.join(ENCODINGS)}")
 
 
-def write_bibtex(
+def bibtex_entries(
     records: Iterable[dict],
     *,
     abstract: bool = True,
@@ -316,16 +316,28 @@ def write_bibtex(
     venue: str = "full",
     with_state: bool = False,
 ) -> Iterator[str]:
-    """BibTeX entries for ``records``, one chunk per entry, entries a blank line apart."""
+    """One BibTeX entry for each of ``records``, each depending on its record alone (and the
+    options); ``join_entries`` makes them a file. Options are checked before the first."""
     records = cited_records(records, version, venue)
     _check_options(notes_field, encoding)
     utf8 = encoding == "utf8"
-    first = True
     for record in records:
-        entry = _entry(record, biblatex=biblatex, abstract=abstract,
-                       notes_field=notes_field, utf8=utf8, with_state=with_state)
+        yield _entry(record, biblatex=biblatex, abstract=abstract,
+                     notes_field=notes_field, utf8=utf8, with_state=with_state)
+
+
+def join_entries(entries: Iterable[str]) -> Iterator[str]:
+    """Entries as a file: in order, a blank line apart (one chunk each)."""
+    first = True
+    for entry in entries:
         yield entry if first else "\n" + entry
         first = False
+
+
+def write_bibtex(records: Iterable[dict], **options) -> Iterator[str]:
+    """BibTeX entries for ``records`` (see ``bibtex_entries`` for the options), one chunk per
+    entry, entries a blank line apart."""
+    return join_entries(bibtex_entries(records, **options))
 
 
 def write_biblatex(records: Iterable[dict], **options) -> Iterator[str]:

@@ -44,7 +44,7 @@ from papershelf.domain.validation import (
 )
 from papershelf.formats import IMPORT_FORMATS, FormatError, annotation_text, reader_for, writer_for
 from papershelf.formats.upload import decode_upload, sniff_format
-from papershelf.services import citekeys, listing, papers, published, search
+from papershelf.services import citekeys, entry_cache, listing, papers, published, search
 from papershelf.store import papers as queries
 from papershelf.store import records
 from papershelf.store.db import let_other_writers_in, write
@@ -60,18 +60,24 @@ _SCHEMA_FIELDS = (*PAGE_FIELDS, "tags")
 # ---- export --------------------------------------------------------------------------------
 
 
-def export_records(user: User, *, q: str | None = None, tag: str | None = None,
-                   topic: str | None = None, ids: list[int] | None = None) -> Iterator[dict]:
-    """The user's papers matching the filters, as records, in citation-key order, streamed.
-
-    Not a generator: the papers are chosen and their keys fixed here, when it is called (a
-    failure raises now, before anything is sent); the records are read as they are taken."""
+def export_order(user: User, *, q: str | None = None, tag: str | None = None,
+                 topic: str | None = None, ids: list[int] | None = None) -> list[int]:
+    """The ids of the user's papers matching the filters, in citation-key order, their keys
+    fixed (cited from now on: a failure raises here, before anything is sent)."""
     query = (listing.filtered(user, q=q, tag=tag, topic=topic, ids=ids)
              .select(Paper.id, Paper.citation_key))
     rows = list(query.tuples())  # (plain tuples, no model per row: 10,000 of them for a library)
     order = [pid for pid, _ in sorted(rows, key=lambda row: (row[1], row[0]))]
-    citekeys.fix_exported(user, order)  # cited from now on: keys stay
-    return _records_in_order(order)
+    citekeys.fix_exported(user, order)
+    return order
+
+
+def export_records(user: User, **filters) -> Iterator[dict]:
+    """The user's papers matching the filters (``export_order``), as records, streamed.
+
+    Not a generator: the papers are chosen and their keys fixed here, when it is called; the
+    records are read as they are taken."""
+    return _records_in_order(export_order(user, **filters))
 
 
 def _records_in_order(order: list[int]) -> Iterator[dict]:
@@ -99,9 +105,12 @@ def in_chunks(pieces: Iterator[str], size: int = CHUNK) -> Iterator[str]:
 def export_chunks(user: User, fmt: str, *, q=None, tag=None, topic=None, ids=None,
                   **options) -> Iterator[str]:
     """The export file, in chunks (its keys fixed before the first). ``options``: abstract,
-    notes_field, encoding."""
-    return in_chunks(writer_for(fmt)(export_records(user, q=q, tag=tag, topic=topic, ids=ids),
-                                     **options))
+    notes_field, encoding… BibTeX and BibLaTeX entries are written once for what they are
+    written from (``entry_cache``)."""
+    order = export_order(user, q=q, tag=tag, topic=topic, ids=ids)
+    if fmt in entry_cache.ENTRY_WRITERS:
+        return in_chunks(entry_cache.file_for(fmt, order, options))
+    return in_chunks(writer_for(fmt)(_records_in_order(order), **options))
 
 
 # ---- import --------------------------------------------------------------------------------

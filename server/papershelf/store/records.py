@@ -53,54 +53,10 @@ def _cite(published_version, cite) -> str:
 
 
 def paper_record(p: Paper, tags: list[str], notes: list[dict], highlights: list[dict]) -> dict:
-    return {
-        "id": p.id,
-        "arxiv_id": p.arxiv_id,
-        "arxiv_version": p.arxiv_version,
-        "doi": p.doi,
-        "url": p.url,
-        "title": p.title,
-        "authors": p.authors or [],
-        "authors_more": p.authors_more,
-        "abstract": p.abstract or "",
-        "published": iso(p.published),
-        "published_precision": p.published_precision if p.published else None,
-        "affiliations": p.affiliations or [],
-        "topics": p.topics or [],
-        "tags": tags,
-        "reading_state": p.reading_state or "unread",
-        "starred": bool(p.starred),
-        "primary_category": p.primary_category,
-        "categories": p.categories or [],
-        "journal_ref": p.journal_ref,
-        "comments": p.comments,
-        "entry_type": p.entry_type,
-        "journal": p.journal,
-        "booktitle": p.booktitle,
-        "volume": p.volume,
-        "number": p.number,
-        "pages": p.pages,
-        "publisher": p.publisher,
-        "edition": p.edition,
-        "editors": p.editors or [],
-        "extra": p.extra or {},
-        "verbatim": p.verbatim or {},
-        "source_url": p.source_url,
-        "pdf_url": p.pdf_url,
-        "citation_key": p.citation_key,
-        "key_aliases": p.key_aliases or [],
-        "citation_key_pinned": bool(p.citation_key_pinned),
-        "citation_key_fixed": bool(p.citation_key_fixed),
-        "edited_fields": p.edited_fields or [],
-        "enriched_fields": p.enriched_fields or [],
-        "enrichment": enrichment_record(p),
-        "published_version": p.published_version,
-        "cite": cite_of(p),
-        "created_at": iso(p.created_at),
-        "updated_at": iso(p.updated_at),
-        "notes": notes,
-        "highlights": highlights,
-    }
+    """The record of a model instance: the same builder as a raw row's (``_paper_dict``)."""
+    values = tuple(getattr(p, c) for c in _PAPER_COLUMNS)
+    times = (iso(p.enrichment_at), iso(p.created_at), iso(p.updated_at))
+    return _paper_dict(values + times, [getattr(p, c) for c in _JSON_COLUMNS], tags, notes, highlights)
 
 
 def ts(value) -> str | None:
@@ -148,12 +104,12 @@ def _api_time_sql(column: str) -> str:
             f" ELSE '.000000' END || 'Z'")
 
 
-def children_json_sql(papers: str = "p") -> tuple[str, str, str]:
+def children_json_sql(papers: str = "p", as_text: bool = False) -> tuple[str, str, str]:
     """PostgreSQL: the tags, notes and highlights of the papers in the CTE ``papers`` (with an
     ``id`` column), one JSON array of each per paper, as the same records ``tags_by_paper``,
     ``notes_by_paper`` and ``highlights_by_paper`` build, in the same order. Answers (CTEs to
     append to a WITH, the three columns to select, the joins): a page lookup gets its papers and
-    all their annotations in one round trip."""
+    all their annotations in one round trip. ``as_text``: the arrays as JSON text, unparsed."""
     mine = f"IN (SELECT id FROM {papers})"
     ctes = (
         f"paper_tags AS (SELECT pt.paper_id, json_agg(t.name ORDER BY {TAG_ORDER}) AS j"
@@ -167,7 +123,9 @@ def children_json_sql(papers: str = "p") -> tuple[str, str, str]:
     )
     joins = " ".join(f"LEFT JOIN {cte} ON {cte}.paper_id = {papers}.id"
                      for cte in ("paper_tags", "paper_notes", "paper_highlights"))
-    return ctes, "paper_tags.j, paper_notes.j, paper_highlights.j", joins
+    cast = "::text" if as_text else ""
+    columns = ", ".join(f"{cte}.j{cast}" for cte in ("paper_tags", "paper_notes", "paper_highlights"))
+    return ctes, columns, joins
 
 
 def tags_by_paper(paper_ids) -> dict[int, list[str]]:
@@ -179,12 +137,20 @@ def tags_by_paper(paper_ids) -> dict[int, list[str]]:
     return out
 
 
-def _children_by_paper(table: str, columns: tuple, paper_ids, order: str) -> dict[int, list]:
+def _child_rows(table: str, columns: tuple, paper_ids, order: str) -> dict[int, tuple]:
+    """A table's rows (``columns``, timestamps in the API's form) by paper, as tuples."""
     out = defaultdict(list)
     select = ", ".join(_api_time_sql(f'"{c}"') if c.endswith("_at") else f'"{c}"'
                        for c in columns)
     for row in _in_rows(f"SELECT {select} FROM {table}", "paper_id", paper_ids, order):
-        out[row[1]].append(dict(zip(columns, row, strict=True)))
+        out[row[1]].append(row)
+    return {pid: tuple(rows) for pid, rows in out.items()}
+
+
+def _children_by_paper(table: str, columns: tuple, paper_ids, order: str) -> dict[int, list]:
+    out = defaultdict(list)
+    for pid, rows in _child_rows(table, columns, paper_ids, order).items():
+        out[pid] = [dict(zip(columns, row, strict=True)) for row in rows]
     return out
 
 
@@ -229,16 +195,17 @@ def _select_papers() -> str:
 _loads = json.JSONDecoder().decode
 
 
-def _row_record(row, tags: list, notes: list, highlights: list) -> dict:
-    """``paper_record`` of a raw paper row (``_select_papers``): the same record, without a
-    model instance or peewee's conversions column by column."""
+def _paper_dict(values: tuple, jsons: list, tags: list, notes: list, highlights: list) -> dict:
+    """The record of a paper's column values (``_PAPER_COLUMNS`` then ``_TIME_COLUMNS``, the
+    times already in the API's form) and its JSON columns' values (``_JSON_COLUMNS``), from a
+    raw row or a model alike."""
     (pid, arxiv_id, arxiv_version, doi, url, title, authors_more, abstract, published,
      precision, primary_category, journal_ref, comments, entry_type, journal, booktitle, volume,
      number, pages, publisher, edition, source_url, pdf_url, citation_key, pinned, fixed,
-     enrichment, reason, cite, reading_state, starred, enrichment_at, created_at, updated_at,
-     values) = row
+     enrichment, reason, cite, reading_state, starred, enrichment_at, created_at,
+     updated_at) = values
     (authors, affiliations, topics, categories, editors, edited, enriched, extra,
-     verbatim, published_version, key_aliases) = _loads(values)
+     verbatim, published_version, key_aliases) = jsons
     return {
         "id": pid,
         "arxiv_id": arxiv_id,
@@ -289,26 +256,68 @@ def _row_record(row, tags: list, notes: list, highlights: list) -> dict:
     }
 
 
-def records_by_id(ids: list[int]) -> list[dict]:
-    """The records of the papers ``ids`` that exist, in the order of ``ids``, with their tags,
-    notes and highlights, from raw rows: one query on PostgreSQL (the annotations as JSON
-    arrays, ``children_json_sql``), four on SQLite. The same records as ``paper_records``."""
+_ROW_WIDTH = len(_PAPER_COLUMNS) + len(_TIME_COLUMNS)
+
+
+def _children(value, columns: tuple | None) -> list:
+    """A paper's tags, notes or highlights as ``rows_by_id`` holds them (SQLite: row tuples;
+    PostgreSQL: JSON text; none: None) as the record's list."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return _loads(value)
+    return list(value) if columns is None else [dict(zip(columns, row, strict=True))
+                                               for row in value]
+
+
+def record_of(raw: tuple) -> dict:
+    """The record of one of ``rows_by_id``'s raw rows."""
+    row, tags, notes, highlights = raw
+    return _paper_dict(row[:_ROW_WIDTH], _loads(row[_ROW_WIDTH]), _children(tags, None),
+                   _children(notes, NOTE_COLUMNS), _children(highlights, HIGHLIGHT_COLUMNS))
+
+
+_PUBLISHED = _PAPER_COLUMNS.index("published")
+
+
+def _plain(row) -> tuple:
+    """A PostgreSQL paper row with its date as text, as SQLite gives it (``iso`` of either is
+    the same): a raw row holds plain values only."""
+    row = list(row)
+    row[_PUBLISHED] = iso(row[_PUBLISHED])
+    return tuple(row)
+
+
+def rows_by_id(ids: list[int]) -> list[tuple]:
+    """The papers ``ids`` that exist, in the order of ``ids``, as raw rows with their tags,
+    notes and highlights: ``(paper row, tags, notes, highlights)``, plain values only (text,
+    numbers, None: everything its record is built from, ``record_of``, and nothing else). One
+    query on PostgreSQL (the annotations as JSON text, ``children_json_sql``), four on
+    SQLite."""
     if not ids:
         return []
     where, params = in_list("id", list(ids))
     select = _select_papers()
     if is_postgres():
-        ctes, children, joins = children_json_sql("p")
+        ctes, children, joins = children_json_sql("p", as_text=True)
         rows = db.execute_sql(f"WITH p AS ({select} WHERE {where}), {ctes}"
                               f" SELECT p.*, {children} FROM p {joins}", params).fetchall()
-        n = len(_PAPER_COLUMNS) + len(_TIME_COLUMNS) + 1
-        by_id = {row[0]: _row_record(row[:n], row[n] or [], row[n + 1] or [], row[n + 2] or [])
-                 for row in rows}
+        n = _ROW_WIDTH + 1
+        by_id = {row[0]: (_plain(row[:n]), row[n], row[n + 1], row[n + 2]) for row in rows}
     else:
         rows = db.execute_sql(f"{select} WHERE {where}", params).fetchall()
         found = [row[0] for row in rows]
-        tags, notes, highlights = (tags_by_paper(found), notes_by_paper(found),
-                                   highlights_by_paper(found))
-        by_id = {row[0]: _row_record(row, tags[row[0]], notes[row[0]], highlights[row[0]])
+        tags = {pid: tuple(names) for pid, names in tags_by_paper(found).items()}
+        notes = _child_rows("note", NOTE_COLUMNS, found, f"ORDER BY {NOTE_ORDER}")
+        highlights = _child_rows("highlight", HIGHLIGHT_COLUMNS, found,
+                                 f"ORDER BY paper_id, {HIGHLIGHT_ORDER}")
+        by_id = {row[0]: (row, tags.get(row[0]), notes.get(row[0]), highlights.get(row[0]))
                  for row in rows}
     return [by_id[pid] for pid in ids if pid in by_id]
+
+
+def records_by_id(ids: list[int]) -> list[dict]:
+    """The records of the papers ``ids`` that exist, in the order of ``ids``, with their tags,
+    notes and highlights, from raw rows (``rows_by_id``): the same records as
+    ``paper_records``."""
+    return [record_of(raw) for raw in rows_by_id(ids)]

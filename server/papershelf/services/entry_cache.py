@@ -1,0 +1,135 @@
+"""BibTeX and BibLaTeX exports, each entry written once for what it is written from.
+
+An entry depends on nothing but its paper's record and the export's options (``formats``'
+writers promise it), and a record on nothing but its raw rows (``store.records.rows_by_id``:
+the paper's row, its tags, notes and highlights). So an entry is kept under a digest of the
+format, the options and those raw rows (BLAKE2b, 128 bits, over a serialization that tells
+every value and type apart, ``digest``) and is only ever served for exactly that input: any write that
+changes what a paper's entry is made from (a field, a tag or its name, a note, a highlight, the
+citation key, the reading state) gives another digest, and the entry is written anew. Nothing is
+invalidated because nothing can go stale; entries no export asks for any more are pushed out.
+
+The store of entries is bounded (``MAX_CHARS`` characters, least recently used out first, about
+2.5 times a 10,000-paper library with abstracts): memory does not grow with the library. An
+export of a library larger than the bound does not push out its own entries to make room for
+more of them (that would leave none to find next time): it keeps those it has.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import marshal
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from functools import partial
+
+from papershelf.formats.bibtex_write import bibtex_entries, join_entries
+from papershelf.store import records
+
+ENTRY_WRITERS = {"bibtex": bibtex_entries, "biblatex": partial(bibtex_entries, biblatex=True)}
+MAX_CHARS = 48 * 2**20
+BATCH = 500
+
+
+class EntryCache:
+    """Entries by digest, bounded by their total length, least recently used out first; each
+    marked with the last export (a number, ``run``) that used it. Safe across threads."""
+
+    def __init__(self, max_chars: int = MAX_CHARS) -> None:
+        self.max_chars = max_chars
+        self._entries: OrderedDict[bytes, tuple[str, int]] = OrderedDict()
+        self._chars = 0
+        self._lock = threading.Lock()
+        self._runs = itertools.count(1)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def new_run(self) -> int:
+        with self._lock:
+            return next(self._runs)
+
+    def get_many(self, keys: list[bytes], run: int) -> list[str | None]:
+        out: list[str | None] = []
+        with self._lock:
+            for key in keys:
+                found = self._entries.get(key)
+                if found is None:
+                    out.append(None)
+                    continue
+                self._entries[key] = (found[0], run)
+                self._entries.move_to_end(key)
+                out.append(found[0])
+        return out
+
+    def put_many(self, pairs: list[tuple[bytes, str]], run: int) -> None:
+        with self._lock:
+            for key, entry in pairs:
+                if not self._make_room(len(entry), run):
+                    return
+                self._entries[key] = (entry, run)
+                self._chars += len(entry)
+
+    def _make_room(self, size: int, run: int) -> bool:
+        """Push out entries no longer used until ``size`` more characters fit; False when they
+        cannot (the bound is reached with the entries of export ``run`` itself)."""
+        while self._entries and self._chars + size > self.max_chars:
+            key, (entry, used) = next(iter(self._entries.items()))
+            if used == run:
+                return False
+            del self._entries[key]
+            self._chars -= len(entry)
+        return self._chars + size <= self.max_chars
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self._chars = 0
+
+
+CACHE = EntryCache()
+
+
+def digest(fmt: str, options: tuple, raw: tuple) -> bytes:
+    """The key of an entry: everything it is written from, serialized with each value's type
+    (``marshal``'s format 2, which has no back-references, so equal values give equal bytes;
+    ``repr`` for a value it cannot take), digested."""
+    value = (fmt, options, raw)
+    try:
+        data = marshal.dumps(value, 2)
+    except ValueError:
+        data = repr(value).encode("utf-8", "surrogatepass")
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
+def entries_for(fmt: str, order: list[int], options: dict,
+                cache: EntryCache = CACHE) -> Iterator[str]:
+    """The entries of the papers ``order`` (ids, in that order) in ``fmt`` (``ENTRY_WRITERS``),
+    read from the store in batches, each written only if ``cache`` lacks it. The options are
+    checked now (a bad one raises before anything is read)."""
+    write = partial(ENTRY_WRITERS[fmt], **options)
+    for _ in write([]):  # checks the options
+        pass
+    return _entries(fmt, order, write, tuple(sorted(options.items())), cache)
+
+
+def _entries(fmt, order, write, options: tuple, cache: EntryCache) -> Iterator[str]:
+    run = cache.new_run()
+    for i in range(0, len(order), BATCH):
+        raws = records.rows_by_id(order[i:i + BATCH])
+        keys = [digest(fmt, options, raw) for raw in raws]
+        entries = cache.get_many(keys, run)
+        missing = [j for j, entry in enumerate(entries) if entry is None]
+        if missing:
+            written = write([records.record_of(raws[j]) for j in missing])
+            for j, entry in zip(missing, written, strict=True):
+                entries[j] = entry
+            cache.put_many([(keys[j], entries[j]) for j in missing], run)
+        yield from entries
+
+
+def file_for(fmt: str, order: list[int], options: dict) -> Iterator[str]:
+    """The export file: ``entries_for``'s entries a blank line apart."""
+    return join_entries(entries_for(fmt, order, options))
