@@ -136,6 +136,11 @@ def test_the_store_of_entries_stays_within_its_bound_least_recently_used_out_fir
     assert len(cache) == 3
     cache.put_many([(b"big", "v" * 31)], cache.new_run())  # larger than the bound: not kept
     assert cache.get_many([b"big"], second) == [None]
+    cache.clear()
+    cache.put_many([(b"u", "ü" * 8)], cache.new_run())  # not ASCII: counted four times over
+    assert cache.get_many([b"u"], second) == [None]
+    cache.put_many([(b"u", "ü" * 7)], cache.new_run())
+    assert cache.get_many([b"u"], second) == ["ü" * 7]
 
 
 def test_an_export_larger_than_the_bound_keeps_its_first_entries_rather_than_none():

@@ -10,7 +10,8 @@ citation key, the reading state) gives another digest, and the entry is written 
 invalidated because nothing can go stale; entries no export asks for any more are pushed out.
 
 The store of entries is bounded (``MAX_CHARS`` characters, least recently used out first, about
-2.5 times a 10,000-paper library with abstracts): memory does not grow with the library. An
+2.5 times a 10,000-paper library with abstracts in LaTeX; ``_size``): memory does not grow with
+the library. An
 export of a library larger than the bound does not push out its own entries to make room for
 more of them (that would leave none to find next time): it keeps those it has.
 """
@@ -31,6 +32,12 @@ from papershelf.store import records
 ENTRY_WRITERS = {"bibtex": bibtex_entries, "biblatex": partial(bibtex_entries, biblatex=True)}
 MAX_CHARS = 48 * 2**20
 BATCH = 500
+
+
+def _size(entry: str) -> int:
+    """What an entry counts against the bound: its length, four times over when it is not
+    ASCII (Python may then hold up to four bytes a character): about the memory it takes."""
+    return len(entry) if entry.isascii() else 4 * len(entry)
 
 
 class EntryCache:
@@ -67,10 +74,10 @@ class EntryCache:
     def put_many(self, pairs: list[tuple[bytes, str]], run: int) -> None:
         with self._lock:
             for key, entry in pairs:
-                if not self._make_room(len(entry), run):
+                if not self._make_room(_size(entry), run):
                     return
                 self._entries[key] = (entry, run)
-                self._chars += len(entry)
+                self._chars += _size(entry)
 
     def _make_room(self, size: int, run: int) -> bool:
         """Push out entries no longer used until ``size`` more characters fit; False when they
@@ -80,7 +87,7 @@ class EntryCache:
             if used == run:
                 return False
             del self._entries[key]
-            self._chars -= len(entry)
+            self._chars -= _size(entry)
         return self._chars + size <= self.max_chars
 
     def clear(self) -> None:

@@ -4,7 +4,9 @@ Exports decide, write, then stream: the user's matching papers are ordered by ci
 (Python's code-point order, the same on SQLite and PostgreSQL) and their keys fixed (an exported
 key is cited from then on) before the first record is handed out, so a failure of that write is
 an error answer, never a cut file; the records are then read in batches of ``BATCH`` with their
-tags, notes and highlights, so memory stays flat whatever the library's size.
+tags, notes and highlights, so memory stays flat whatever the library's size. BibTeX and
+BibLaTeX entries are written once for what they are written from (``entry_cache``): an export
+after an earlier one writes only the entries whose papers changed.
 
 Imports are written in batches, one transaction each: a file that cannot be read at all raises
 before anything is written. A bad entry or field never costs the file: the reader keeps what it
