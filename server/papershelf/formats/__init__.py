@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from papershelf.domain.identifiers import arxiv_abs_url, is_arxiv_doi
+from papershelf.domain.journal_ref import read_journal_ref
 
 
 class FormatError(ValueError):
@@ -191,25 +192,12 @@ def annotation_text(record: dict) -> str:
 
 # ---- venue ---------------------------------------------------------------------------------
 
-_REF_FULL = re.compile(  # "Nature 596, 583–589 (2021)", "Phys. Rev. Lett. 120(3), 031101 (2018)"
-    r"^(?P<journal>.*?[^\d\s,])\s+(?P<volume>\d+)(?:\s*\((?P<issue>[^)]+)\))?\s*[,:]\s*"
-    r"(?:pp?\.\s*)?(?P<pages>[A-Za-z]?\d+(?:\s*[-–]+\s*[A-Za-z]?\d+)?)\s*"
-    r"(?:[,(]\s*(?P<year>\d{4})\s*\)?)?\s*\.?$")
-_REF_TITLE = re.compile(r"^(?P<journal>.*?[A-Za-z.)\]])\s*(?:\d|vol\b|pp?\.|\(\d)", re.IGNORECASE)
-
-
 def parse_journal_ref(ref: str | None) -> dict:
     """arXiv's journal reference (free text) as ``{"journal", "volume", "issue", "pages"}``: all
-    of it when it has the common shape (``Nature 596, 583–589 (2021)``), else the journal's
-    name alone (the text before its first number), else the whole reference as the name."""
-    ref = " ".join((ref or "").split())
-    if not ref:
-        return {}
-    m = _REF_FULL.match(ref)
-    if m and not (len(m["volume"]) == 4 and 1900 <= int(m["volume"]) <= 2100 and not m["year"]):
-        return {k: v for k, v in m.groupdict().items() if v and k != "year"}
-    m = _REF_TITLE.match(ref)
-    return {"journal": (m["journal"] if m else ref).rstrip(" ,;:")}
+    of it when it has one of the common shapes (``Nature 596, 583–589 (2021)``), else the
+    journal's name alone (the text before its first number), else the whole reference as the
+    name (``domain.journal_ref``)."""
+    return read_journal_ref(ref).parts()
 
 
 def is_journal_article(record: dict) -> bool:
