@@ -408,3 +408,61 @@ def test_two_workers_at_once_check_each_paper_once(app, client, alice, cfg, fake
     assert sum(r.papers for r in results) == len(PAPERS)
     assert sum(r.found for r in results) == 6
     assert fake.count("s2") == len(results)
+
+
+# arXiv's journal reference with no DOI: real references as arXiv gives them (the catalogues'
+# records in tests/fixtures/catalogues/corpus.json), and one made-up preprint that Semantic
+# Scholar knows only as a preprint, with a workshop's and a conference's version on DBLP
+WITH_A_REFERENCE = {
+    "cusp": {"arxiv_id": "cond-mat/0102536",
+             "title": "Impact of Electron-Electron Cusp on Configuration Interaction Energies",
+             "authors": ["David Prendergast", "M. Nolan", "Claudia Filippi", "Stephen Fahy",
+                         "J. C. Greer"], "published": "2001-02-28",
+             "journal_ref": "J. Chem. Phys. 115, 1626 (2001)"},
+    "parsing": {"arxiv_id": "2101.11408", "title": "Number Parsing at a Gigabyte per Second",
+                "authors": ["Daniel Lemire"], "published": "2021-01-11",
+                "journal_ref": "Software: Practice and Experience 51 (8), 2021"},
+    "speech": {"arxiv_id": "1905.00001", "title": "Sparse Attention Lookups for Streaming Speech",
+               "authors": ["Mira Okafor", "Tomas Lindqvist"], "published": "2019-05-01",
+               "journal_ref": "ICML 2020"},
+    # the reference does not make a look-alike the version: Nature's "Deep learning" is
+    # LeCun's, not Goodfellow's book
+    "book": {**PAPERS["book"], "journal_ref": "Nature 521, 436-444 (2015)"},
+}
+
+
+@pytest.mark.parametrize("name,expected,dblp_calls", [
+    ("cusp", {"entry_type": "article", "journal": "The Journal of Chemical Physics",
+              "volume": "115", "number": "4", "pages": "1626-1634", "year": 2001,
+              "doi": "10.1063/1.1383585", "source": "crossref"}, 0),
+    ("parsing", {"entry_type": "article", "journal": "Software: Practice and Experience",
+                 "volume": "51", "number": "8", "pages": "1700-1727", "year": 2021,
+                 "doi": "10.1002/spe.2984", "source": "crossref"}, 0),
+    ("speech", {"entry_type": "inproceedings", "dblp": "conf/lookalike/OkaforL20",
+                "year": 2020, "pages": "7001\u20137011", "source": "dblp"}, 2),
+    ("book", None, None),
+])
+def test_a_journal_reference_without_a_doi_is_searched_with(app, client, alice, cfg, fake,
+                                                             name, expected, dblp_calls):
+    r = client.post("/api/papers", json=WITH_A_REFERENCE[name], headers=alice)
+    assert r.status_code == 201, r.json
+    results = resolve(app, cfg)
+    version = paper(client, alice, r.json["id"])["published_version"]
+    if expected is None:
+        assert version is None and results[0].missing == 1
+        return
+    assert {k: version[k] for k in expected} == expected
+    if expected["source"] == "crossref":
+        assert "journal reference" in version["evidence"]
+    assert fake.count("dblp") == dblp_calls  # a journal's reference goes to Crossref first
+
+
+def test_without_its_reference_a_preprint_only_paper_is_not_searched(app, client, alice, cfg,
+                                                                    fake):
+    bare = {k: v for k, v in WITH_A_REFERENCE["speech"].items() if k != "journal_ref"}
+    pid = client.post("/api/papers", json=bare, headers=alice).json["id"]
+    resolve(app, cfg)
+    assert paper(client, alice, pid)["published_version"] is None
+    assert fake.count("dblp") == fake.count("crossref") == 0 and fake.count("s2") == 1
+    with app.extensions["papershelf_db"].connection_context():
+        assert "preprint only" in Paper.get_by_id(pid).resolve_reason

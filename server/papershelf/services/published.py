@@ -7,7 +7,12 @@ authors, the DOI and the journal reference come from arXiv). ``run_batch`` lease
 waiting papers, asks the catalogues and writes what they said; a batch cut short stays pending.
 
 For each paper, in order, until a version is accepted:
-1. arXiv's own journal DOI: Crossref's record of it;
+1. arXiv's own journal DOI: Crossref's record of it; arXiv's journal reference
+   (``domain.journal_ref``) is evidence for the searches below: a paper Semantic Scholar
+   knows as a preprint only is still searched when it has one, Crossref's search is given it
+   (and goes before DBLP's when it reads as a journal's volume, pages and year), DBLP's hit of
+   its year is preferred, and a Crossref record it names (journal and year) takes the volume,
+   issue and pages it lacks from it;
 2. Semantic Scholar by arXiv id (one batch call for the whole batch): its DOI gives Crossref's
    record (the batch's DOIs 50 a call, ``works?filter=doi:…``), else its DBLP key DBLP's
    (``rec/<key>.bib``); a paper it knows as a preprint only
@@ -15,7 +20,8 @@ For each paper, in order, until a version is accepted:
 3. DBLP's search by title and first author (a second page when the first is look-alikes), and
    the record of the hit the rule accepts;
 4. Crossref's bibliographic search.
-Steps 1 and 2 are links to the arXiv id; 3 and 4 are accepted only by title, authors and year
+Steps 1 and 2 are links to the arXiv id; 3 and 4 (with or without a journal reference) are
+accepted only by title, authors and year
 (``domain.same_work``). The venue's year, pages, volume and DOI are the venue's record's, never
 Semantic Scholar's ``year``. A match the user rejected is never offered again.
 
@@ -37,6 +43,7 @@ from papershelf.catalogues import CatalogueError, CatalogueUnavailable, Client, 
 from papershelf.domain.citekey import ascii_fold
 from papershelf.domain.errors import Invalid
 from papershelf.domain.identifiers import is_arxiv_doi
+from papershelf.domain.journal_ref import JournalRef, names_agree, read_journal_ref
 from papershelf.domain.latex import decode_latex
 from papershelf.domain.same_work import Work, family_name, is_preprint_venue, same_work
 from papershelf.domain.venues import short_venue
@@ -186,10 +193,18 @@ class Preprint:
     year: int | None
     doi: str | None
     rejected: list[str]
+    journal_ref: str | None = None
 
     @property
     def work(self) -> Work:
         return Work(self.title, tuple(self.authors), self.year, arxiv_id=self.arxiv_id)
+
+    @property
+    def ref(self) -> JournalRef | None:
+        """arXiv's journal reference, read; None when there is none or it names a preprint
+        server."""
+        ref = read_journal_ref(self.journal_ref)
+        return ref if ref.journal and not is_preprint_venue(ref.journal) else None
 
 
 def claim(lease: float, limit: int = BATCH_SIZE) -> list[Preprint]:
@@ -197,7 +212,8 @@ def claim(lease: float, limit: int = BATCH_SIZE) -> list[Preprint]:
 
     def lease_due() -> list[Preprint]:
         query = (Paper.select(Paper.id, Paper.arxiv_id, Paper.title, Paper.authors,
-                              Paper.published, Paper.doi, Paper.published_rejected)
+                              Paper.published, Paper.doi, Paper.published_rejected,
+                              Paper.journal_ref)
                  .where(_due(now)).order_by(Paper.resolve_due, Paper.id).limit(limit))
         rows = list(skip_locked(query))
         orphans = [p.id for p in rows if not p.arxiv_id]
@@ -210,7 +226,7 @@ def claim(lease: float, limit: int = BATCH_SIZE) -> list[Preprint]:
         return [Preprint(p.id, p.arxiv_id, p.title, p.authors or [],
                          p.published.year if p.published else None,
                          p.doi if p.doi and not is_arxiv_doi(p.doi) else None,
-                         p.published_rejected or []) for p in rows]
+                         p.published_rejected or [], p.journal_ref) for p in rows]
 
     return write(lease_due)
 
@@ -342,7 +358,10 @@ def _from_links(session: Session, preprint: Preprint, s2) -> Found | None:
         record = _crossref_record(session, preprint.doi)
         verdict = _accept(preprint, record, linked=True)
         if verdict:
-            return Found(version_of(record, "arxiv", "arXiv gives its DOI; " + verdict.reason))
+            record, taken = completed(record, preprint.ref)
+            more = "; volume and pages from arXiv's journal reference" if taken else ""
+            return Found(version_of(record, "arxiv",
+                                    "arXiv gives its DOI; " + verdict.reason + more))
     if s2 is None:
         return None
     # the DOI first: Crossref's records come 50 a call, DBLP's one a call
@@ -363,15 +382,25 @@ def _from_links(session: Session, preprint: Preprint, s2) -> Found | None:
     return None
 
 
+def _preferred(hits: list[Record], ref: JournalRef | None) -> Record | None:
+    """The first of the hits the rule accepted, or the first of the year arXiv's journal
+    reference gives (a workshop's version and the conference's share a title)."""
+    if ref is not None and ref.year:
+        for hit in hits:
+            if hit.year == ref.year:
+                return hit
+    return hits[0] if hits else None
+
+
 def _from_dblp_search(session: Session, preprint: Preprint) -> Found | None:
-    query = _query(preprint)
+    query, ref = _query(preprint), preprint.ref
     for page in range(DBLP_PAGES):
         hits, total = session.call("dblp", catalogues.dblp_search, query, hits=DBLP_HITS,
                                    first=page * DBLP_HITS)
-        for hit in hits:
-            if _is_corr(hit.dblp) or is_preprint_venue(hit.venue) or not _accept(
-                    preprint, hit, linked=False):
-                continue
+        accepted = [hit for hit in hits if not _is_corr(hit.dblp)
+                    and not is_preprint_venue(hit.venue) and _accept(preprint, hit, linked=False)]
+        hit = _preferred(accepted, ref)
+        if hit is not None:
             record = _dblp_record(session, hit.dblp, hit) if hit.dblp else hit
             verdict = _accept(preprint, record, linked=False)
             if verdict:
@@ -381,14 +410,34 @@ def _from_dblp_search(session: Session, preprint: Preprint) -> Found | None:
     return None
 
 
+def completed(record: Record, ref: JournalRef | None) -> tuple[Record, bool]:
+    """A Crossref record with what it lacks of its volume, issue and pages taken from arXiv's
+    journal reference, when that reference reads whole and names the record's journal and
+    year; answers whether anything was taken."""
+    if (ref is None or not ref.full or record.source != "crossref" or ref.year != record.year
+            or not names_agree(ref.journal, record.journal or record.venue)):
+        return record, False
+    taken = False
+    for name, value in (("volume", ref.volume), ("number", ref.issue), ("pages", ref.pages)):
+        if value and not getattr(record, name):
+            setattr(record, name, value)
+            taken = True
+    return record, taken
+
+
 def _from_crossref_search(session: Session, preprint: Preprint) -> Found | None:
-    for record in session.call("crossref", catalogues.crossref_search, _query(preprint),
+    ref = preprint.ref
+    query = _query(preprint) + (f" {preprint.journal_ref}" if ref is not None else "")
+    for record in session.call("crossref", catalogues.crossref_search, query,
                                rows=CROSSREF_ROWS):
         if record.entry_type is None:  # posted content (a preprint), a book, a dataset
             continue
         verdict = _accept(preprint, record, linked=False)
         if verdict:
-            return Found(version_of(record, "crossref", "Crossref: " + verdict.reason))
+            record, taken = completed(record, ref)
+            how = " (searched with arXiv's journal reference)" if ref is not None else ""
+            more = "; volume and pages from arXiv's journal reference" if taken else ""
+            return Found(version_of(record, "crossref", f"Crossref{how}: {verdict.reason}{more}"))
     return None
 
 
@@ -399,18 +448,28 @@ def _only_a_preprint(s2) -> bool:
             and (not s2.venue or is_preprint_venue(s2.venue)))
 
 
+def _searches(session: Session, preprint: Preprint) -> list:
+    """The title searches, in order: a reference that reads as a journal's (volume, pages,
+    year) goes to Crossref first, which holds the journals DBLP does not."""
+    order = [(_from_dblp_search, "dblp"), (_from_crossref_search, "crossref")]
+    if preprint.ref is not None and preprint.ref.full:
+        order.reverse()
+    return [search for search, name in order if session.has(name)]
+
+
 def resolve_one(session: Session, preprint: Preprint, s2) -> Found | Missing:
     """The published version of one preprint (raises CatalogueError when a catalogue failed)."""
     found = _from_links(session, preprint, s2)
-    if found is None and _only_a_preprint(s2):
+    if found is None and _only_a_preprint(s2) and preprint.ref is None:
         # Semantic Scholar takes in DBLP and Crossref: a paper it knows as a preprint only is
-        # not searched by title (most new preprints), which keeps a check to one call per 500
+        # not searched by title (most new preprints), which keeps a check to one call per 500;
+        # unless arXiv's journal reference says it appeared somewhere
         return Missing("Semantic Scholar knows it as a preprint only"
                        + (f" ({s2.venue})" if s2.venue else ""))
-    if found is None and session.has("dblp") and preprint.title:
-        found = _from_dblp_search(session, preprint)
-    if found is None and session.has("crossref") and preprint.title:
-        found = _from_crossref_search(session, preprint)
+    for search in _searches(session, preprint) if preprint.title else []:
+        if found is not None:
+            break
+        found = search(session, preprint)
     if found is not None:
         return found
     asked = [n for n in ("s2", "dblp", "crossref") if session.has(n)]
