@@ -306,7 +306,7 @@ def test_venue_fields_can_be_edited(client, alice):
 def test_a_backup_keeps_the_new_fields(client, alice, bob):
     import_text(client, alice, (CORPUS / "cv_publications.bib").read_bytes())
     backup = export(client, alice, "json")
-    assert json.loads(backup)["version"] == 2
+    assert json.loads(backup)["version"] == 3  # the published-version choices beside each record
     report = import_text(client, bob, backup, "json")
     assert report["skipped"] == 0
     assert export(client, bob) == export(client, alice)  # verbatim fields and all

@@ -466,3 +466,59 @@ def test_without_its_reference_a_preprint_only_paper_is_not_searched(app, client
     assert fake.count("dblp") == fake.count("crossref") == 0 and fake.count("s2") == 1
     with app.extensions["papershelf_db"].connection_context():
         assert "preprint only" in Paper.get_by_id(pid).resolve_reason
+
+
+def test_a_backup_keeps_a_rejected_match_and_a_choice_made_before_any_version(
+        app, client, alice, bob, cfg, save):
+    ids = save("transformer", "bert")
+    # BERT: the preprint is to be cited, said before any version was found
+    r = client.patch(f"/api/papers/{ids['bert']}", json={"cite": "preprint"}, headers=alice)
+    assert r.status_code == 200
+    resolve(app, cfg)
+    client.patch(f"/api/papers/{ids['transformer']}", json={"published_version": None},
+                 headers=alice)
+    backup = client.get("/api/export?format=json", headers=alice).get_data(as_text=True)
+    assert '"version": 3' in backup
+    r = client.post("/api/import?format=json", data=backup.encode(), headers=bob)
+    assert r.status_code == 200 and r.json["created"] == 2, r.json
+    resolve(app, cfg, everything=True)  # bob's papers are checked again
+    mine = {p["arxiv_id"]: p for p in client.get("/api/papers", headers=bob).json["items"]}
+    assert mine["1706.03762"]["published_version"] is None  # rejected: not offered again
+    assert mine["1810.04805"]["published_version"]["venue"].startswith("NAACL")
+    assert mine["1810.04805"]["cite"] == "preprint"
+    exported = client.get("/api/export", headers=bob).get_data(as_text=True)
+    assert "@inproceedings" not in exported
+    # and the backup of the restored library says the same as the first
+    again = client.get("/api/export?format=json", headers=bob).get_data(as_text=True)
+    for text in (backup, again):
+        assert text.count('"cite_choice": "preprint"') == 1
+        assert '"published_rejected": ["dblp:conf/nips/VaswaniSPUJGKP17"]' in text
+
+
+def test_a_version_2_backup_still_restores_its_version_and_choice(app, client, alice, bob, cfg,
+                                                                  save):
+    import json
+
+    ids = save("resnet")
+    resolve(app, cfg)
+    client.patch(f"/api/papers/{ids['resnet']}", json={"cite": "preprint"}, headers=alice)
+    data = json.loads(client.get("/api/export?format=json", headers=alice).get_data())
+    data["version"] = 2
+    for record in data["papers"]:
+        del record["published_rejected"], record["cite_choice"]
+    r = client.post("/api/import?format=json", data=json.dumps(data).encode(), headers=bob)
+    assert r.status_code == 200 and r.json["created"] == 1, r.json
+    restored = client.get("/api/papers", headers=bob).json["items"][0]
+    assert restored["cite"] == "preprint" and restored["published_version"]["year"] == 2016
+
+
+@pytest.mark.parametrize("field,value", [
+    ("published_rejected", "dblp:x"), ("published_rejected", [1]), ("cite_choice", "journal")])
+def test_a_backup_with_bad_choices_is_refused_and_nothing_is_written(client, bob, field, value):
+    import json
+
+    record = {"title": "A paper", "arxiv_id": "1706.03762", field: value}
+    text = json.dumps({"format": "papershelf-backup", "version": 3, "papers": [record]})
+    r = client.post("/api/import?format=json", data=text.encode(), headers=bob)
+    assert r.status_code == 422 and field in r.json["error"]["message"]
+    assert client.get("/api/papers", headers=bob).json["items"] == []

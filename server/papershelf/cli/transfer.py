@@ -66,7 +66,7 @@ def export_command(fmt, output, user_name, tag, topic, ids, q, no_abstract, note
 
         with app.extensions["papershelf_db"].connection_context():
             user = get_user(user_name)
-            records = transfer.export_records(user, **filters)
+            records = transfer.export_records(user, backup=fmt == "json", **filters)
             for chunk in writer_for(fmt)(counted(records), **options):
                 out.write(chunk)
         return written

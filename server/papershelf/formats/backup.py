@@ -1,10 +1,15 @@
 """The JSON backup: every field of every paper, with its notes and highlights, as the server holds
 them, so that ``POST /api/import?format=json`` restores a library with nothing lost.
 
-    {"format": "papershelf-backup", "version": 2, "papers": [<record>, …]}
+    {"format": "papershelf-backup", "version": 3, "papers": [<record>, …]}
 
 Version 2 added what works other than arXiv preprints need (entry type, venue, date precision, an
-entry's other fields); a version-1 backup reads as before, those fields empty.
+entry's other fields); a version-1 backup reads as before, those fields empty. Version 3 added
+what a person chose about a paper's published version, beside the record's fields
+(``CHOICE_FIELDS``): ``published_rejected``, what the matches they rejected are known by, and
+``cite_choice``, what they said to cite (``"published"``, ``"preprint"`` or null: nothing said;
+the record's ``cite`` is what the exports cite, which is ``"preprint"`` whenever no version is
+known, chosen or not). A version-1 or -2 backup reads without them.
 
 Records are written with sorted keys, one per line, streamed. Reading drops the store's ``id``s
 (the restoring store assigns its own) and keeps everything else: citation keys, timestamps, tags,
@@ -21,8 +26,9 @@ from papershelf.domain.record import new_record
 from . import FormatError
 
 FORMAT = "papershelf-backup"
-VERSION = 2
-READS = (1, 2)
+VERSION = 3
+READS = (1, 2, 3)
+CHOICE_FIELDS = ("published_rejected", "cite_choice")
 _HEAD = f'{{"format": "{FORMAT}", "version": {VERSION}, "papers": ['
 
 
@@ -46,8 +52,20 @@ _CHILD_FIELDS = {
 }
 
 
+def _choices(fields: dict, index: int) -> dict:
+    """The published-version choices of a version-3 paper, taken out of ``fields``."""
+    choices = {name: fields.pop(name) for name in CHOICE_FIELDS if name in fields}
+    rejected = choices.get("published_rejected", [])
+    if not isinstance(rejected, list) or not all(isinstance(v, str) for v in rejected):
+        raise FormatError(f"paper {index}: published_rejected must be a list of strings")
+    if choices.get("cite_choice") not in (None, "published", "preprint"):
+        raise FormatError(f'paper {index}: cite_choice must be "published", "preprint" or null')
+    return choices
+
+
 def _paper(item: dict, index: int) -> dict:
     fields = {k: v for k, v in item.items() if k != "id"}
+    choices = _choices(fields, index)
     known = new_record()
     unknown = set(fields) - set(known)
     if unknown:
@@ -72,7 +90,7 @@ def _paper(item: dict, index: int) -> dict:
             if missing:
                 raise FormatError(f"paper {index}: a {name[:-1]} lacks {', '.join(missing)}")
         fields[name] = [{k: v for k, v in c.items() if k != "id"} for c in children]
-    return new_record(**fields)
+    return {**new_record(**fields), **choices}
 
 
 def read_backup(text: str) -> tuple[list[dict], list[dict]]:

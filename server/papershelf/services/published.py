@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -649,12 +650,47 @@ def _valid_version(value) -> dict | None:
 
 
 def restore(paper: Paper, record: dict) -> None:
-    """A backup's paper, just created: the published version it had and what its user cited."""
+    """A backup's paper, just created: the published version it had, the matches its user
+    rejected and what they chose to cite (a backup before its version 3 has no choices: its
+    ``cite`` of a paper with a version is the choice)."""
     version = _valid_version(record.get("published_version"))
     if version is not None:
         paper.published_version = version
-    if version is not None and record.get("cite") == "preprint":  # a choice, not the default
+    rejected = record.get("published_rejected")
+    if isinstance(rejected, list):
+        paper.published_rejected = list(dict.fromkeys(
+            i[:2000] for i in rejected if isinstance(i, str)))[:REJECTED_KEPT]
+    if "cite_choice" in record:
+        paper.cite = record["cite_choice"] if record["cite_choice"] in CITE else None
+    elif version is not None and record.get("cite") == "preprint":  # a choice, not the default
         paper.cite = "preprint"
+
+
+REJECTED_KEPT = 1000  # identities of rejected matches a paper keeps
+
+
+def with_choices(records: Iterator[dict], chunk: int = 500) -> Iterator[dict]:
+    """``records`` with each paper's published-version choices (``formats.backup``'s
+    ``published_rejected`` and ``cite_choice``), read a chunk of papers at a time."""
+    held: list[dict] = []
+    for record in records:
+        held.append(record)
+        if len(held) >= chunk:
+            yield from _choices_of(held)
+            held = []
+    yield from _choices_of(held)
+
+
+def _choices_of(records: list[dict]) -> list[dict]:
+    if not records:
+        return records
+    rows = (Paper.select(Paper.id, Paper.cite, Paper.published_rejected)
+            .where(Paper.id.in_([r["id"] for r in records])))
+    choices = {p.id: (p.published_rejected or [], p.cite) for p in rows}
+    for record in records:
+        rejected, cite = choices.get(record["id"], ([], None))
+        record["published_rejected"], record["cite_choice"] = list(rejected), cite
+    return records
 
 
 def take_choice(data: dict) -> dict:

@@ -74,12 +74,14 @@ def export_order(user: User, *, q: str | None = None, tag: str | None = None,
     return order
 
 
-def export_records(user: User, **filters) -> Iterator[dict]:
-    """The user's papers matching the filters (``export_order``), as records, streamed.
+def export_records(user: User, *, backup: bool = False, **filters) -> Iterator[dict]:
+    """The user's papers matching the filters (``export_order``), as records, streamed
+    (``backup``: with what the backup keeps beside them, ``published.with_choices``).
 
     Not a generator: the papers are chosen and their keys fixed here, when it is called; the
     records are read as they are taken."""
-    return _records_in_order(export_order(user, **filters))
+    records = _records_in_order(export_order(user, **filters))
+    return published.with_choices(records) if backup else records
 
 
 def _records_in_order(order: list[int]) -> Iterator[dict]:
@@ -112,7 +114,10 @@ def export_chunks(user: User, fmt: str, *, q=None, tag=None, topic=None, ids=Non
     order = export_order(user, q=q, tag=tag, topic=topic, ids=ids)
     if fmt in entry_cache.ENTRY_WRITERS:
         return in_chunks(entry_cache.file_for(fmt, order, options))
-    return in_chunks(writer_for(fmt)(_records_in_order(order), **options))
+    records = _records_in_order(order)
+    if fmt == "json":  # the backup: with the published-version choices beside each record
+        records = published.with_choices(records)
+    return in_chunks(writer_for(fmt)(records, **options))
 
 
 # ---- import --------------------------------------------------------------------------------
