@@ -89,8 +89,9 @@ SETTINGS = (
     Setting("DBLP_API", "https://dblp.org", "str",
             "DBLP, searched by title and first author for a published version (`off`: not "
             "asked)"),
-    Setting("DBLP_MIN_INTERVAL", 5.0, "float",
-            "seconds between two DBLP calls (DBLP answers 429 to clients that call faster)"),
+    Setting("DBLP_MIN_INTERVAL", 2.0, "float",
+            "seconds between two DBLP calls (DBLP's FAQ: two seconds apart is always fine; its "
+            "429's Retry-After is kept)"),
     Setting("CROSSREF_API", "https://api.crossref.org", "str",
             "Crossref, asked for a journal DOI's record and searched last (`off`: not asked)"),
     Setting("CROSSREF_MIN_INTERVAL", 0.2, "float", "seconds between two Crossref calls"),

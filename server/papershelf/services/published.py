@@ -3,8 +3,9 @@ with its evidence, and the user's choice of what to cite.
 
 The queue is the store itself, as enrichment's: a paper waits when ``resolve = 'pending'``, its
 ``resolve_due`` has come and arXiv has answered for it (``enrichment`` is not pending: the
-authors, the DOI and the journal reference come from arXiv). ``run_batch`` leases up to 100
-waiting papers, asks the catalogues and writes what they said; a batch cut short stays pending.
+authors, the DOI and the journal reference come from arXiv). ``run_batch`` leases up to 500
+waiting papers (one Semantic Scholar call), asks the catalogues and writes what they said, 20
+papers at a time as their checks end; what a batch cut short did not write stays pending.
 
 For each paper, in order, until a version is accepted:
 1. arXiv's own journal DOI: Crossref's record of it; arXiv's journal reference
@@ -63,7 +64,7 @@ from papershelf.store.models import Paper, utcnow
 
 log = logging.getLogger(__name__)
 
-BATCH_SIZE = 100
+BATCH_SIZE = catalogues.S2_BATCH_MAX  # papers a batch checks: one Semantic Scholar call
 DBLP_HITS = 10
 DBLP_PAGES = 2
 CROSSREF_ROWS = 5
@@ -572,15 +573,24 @@ def run_batch(cfg: dict, cancel: threading.Event | None = None,
     if not claimed:
         return None
     result = BatchResult(papers=len(claimed))
-    outcomes = find_versions(s, claimed, result, cancel)
-    _write(claimed, outcomes, s, result)
+    checked: list[Preprint] = []
+
+    def write_checked(preprint: Preprint | None, outcomes: dict) -> None:
+        if preprint is not None:
+            checked.append(preprint)
+        if checked and (preprint is None or len(checked) >= APPLY_CHUNK):
+            _write(checked, outcomes, s, result)
+            checked.clear()
+
+    find_versions(s, claimed, result, cancel, each=write_checked)
     return result
 
 
 def find_versions(s: dict, preprints: list[Preprint], result: BatchResult,
-                  cancel: threading.Event | None = None) -> dict:
+                  cancel: threading.Event | None = None, each=None) -> dict:
     """``{preprint id: Found | Missing | the CatalogueError that stopped its check}``, with one
-    Semantic Scholar call per 500 arXiv ids. ``s``: ``settings(cfg)``."""
+    Semantic Scholar call per 500 arXiv ids. ``s``: ``settings(cfg)``; ``each(preprint,
+    outcomes)`` is told of each check as it ends, and ``each(None, outcomes)`` at the end."""
     session = Session(s, cancel)
     outcomes: dict = {}
     s2: dict = {}
@@ -606,14 +616,17 @@ def find_versions(s: dict, preprints: list[Preprint], result: BatchResult,
         result.errors.append(str(e))
         outcomes = {p.id: e for p in preprints if p.arxiv_id}
     for preprint in preprints:
-        if preprint.id in outcomes:
-            continue
         try:
-            outcomes[preprint.id] = resolve_one(session, preprint, s2.get(preprint.arxiv_id))
+            if preprint.id not in outcomes:
+                outcomes[preprint.id] = resolve_one(session, preprint, s2.get(preprint.arxiv_id))
         except CatalogueError as e:
             log.info("paper %s: a catalogue failed: %s", preprint.id, e)
             result.errors.append(str(e))
             outcomes[preprint.id] = e
+        if each is not None:
+            each(preprint, outcomes)
+    if each is not None:
+        each(None, outcomes)
     result.calls = dict(session.calls)
     result.sequence = list(session.sequence)
     return outcomes
