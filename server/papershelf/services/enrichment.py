@@ -428,8 +428,11 @@ def run_batch(cfg: dict, cancel: threading.Event | None = None) -> BatchResult |
     return result
 
 
-def run_due(cfg: dict, on_batch=None, cancel: threading.Event | None = None) -> list[BatchResult]:
-    """Run batches until nothing is due (papers backing off until later stay pending)."""
+def run_batches(run_batch, cfg: dict, on_batch=None,
+                cancel: threading.Event | None = None) -> list:
+    """Run ``run_batch(cfg, cancel)`` until it answers None, nothing due (papers backing off
+    until later stay pending); ``on_batch`` is told of each batch's result. Enrichment's queue
+    and the published-version check's alike."""
     results = []
     while cancel is None or not cancel.is_set():
         result = run_batch(cfg, cancel)
@@ -439,3 +442,8 @@ def run_due(cfg: dict, on_batch=None, cancel: threading.Event | None = None) -> 
         if on_batch is not None:
             on_batch(result)
     return results
+
+
+def run_due(cfg: dict, on_batch=None, cancel: threading.Event | None = None) -> list[BatchResult]:
+    """Run batches until nothing is due (papers backing off until later stay pending)."""
+    return run_batches(run_batch, cfg, on_batch, cancel)

@@ -55,6 +55,7 @@ from papershelf.services.enrichment import (  # noqa: F401 - Cancelled: what a s
     Cancelled,
     host_of,
     limiter_for,
+    run_batches,
     take_store_slot,
 )
 from papershelf.settings import catalogue_enabled, default, resolving_enabled
@@ -355,32 +356,32 @@ def _crossref_record(session: Session, doi: str) -> Record | None:
     return session.call("crossref", catalogues.crossref_work, doi)
 
 
-def _from_links(session: Session, preprint: Preprint, s2) -> Found | None:
-    if preprint.doi and session.has("crossref"):
-        record = _crossref_record(session, preprint.doi)
-        verdict = _accept(preprint, record, linked=True)
-        if verdict:
-            record, taken = completed(record, preprint.ref)
-            more = "; volume and pages from arXiv's journal reference" if taken else ""
-            return Found(version_of(record, "arxiv",
-                                    "arXiv gives its DOI; " + verdict.reason + more))
-    if s2 is None:
+def _linked(preprint: Preprint, record: Record | None, source: str, why: str) -> Found | None:
+    """The version a catalogue's link gives, if the rule accepts its record."""
+    verdict = _accept(preprint, record, linked=True)
+    if not verdict:
         return None
+    record, taken = completed(record, preprint.ref)
+    more = "; volume and pages from arXiv's journal reference" if taken else ""
+    return Found(version_of(record, source, f"{why}; {verdict.reason}{more}"))
+
+
+def _from_links(session: Session, preprint: Preprint, s2) -> Found | None:
+    links = []  # (the record, asked when its turn comes; source; why)
+    if preprint.doi and session.has("crossref"):
+        links.append((lambda: _crossref_record(session, preprint.doi), "arxiv",
+                      "arXiv gives its DOI"))
     # the DOI first: Crossref's records come 50 a call, DBLP's one a call
-    if s2.doi and s2.doi != preprint.doi and session.has("crossref"):
-        record = _crossref_record(session, s2.doi)
-        verdict = _accept(preprint, record, linked=True)
-        if verdict:
-            return Found(version_of(record, "semantic_scholar",
-                                    f"Semantic Scholar links it to DOI {s2.doi}; "
-                                    + verdict.reason))
-    if s2.dblp and not _is_corr(s2.dblp) and session.has("dblp"):
-        record = _dblp_record(session, s2.dblp)
-        verdict = _accept(preprint, record, linked=True)
-        if verdict:
-            return Found(version_of(record, "semantic_scholar",
-                                    f"Semantic Scholar links it to DBLP {s2.dblp}; "
-                                    + verdict.reason))
+    if s2 is not None and s2.doi and s2.doi != preprint.doi and session.has("crossref"):
+        links.append((lambda: _crossref_record(session, s2.doi), "semantic_scholar",
+                      f"Semantic Scholar links it to DOI {s2.doi}"))
+    if s2 is not None and s2.dblp and not _is_corr(s2.dblp) and session.has("dblp"):
+        links.append((lambda: _dblp_record(session, s2.dblp), "semantic_scholar",
+                      f"Semantic Scholar links it to DBLP {s2.dblp}"))
+    for record, source, why in links:
+        found = _linked(preprint, record(), source, why)
+        if found is not None:
+            return found
     return None
 
 
@@ -633,15 +634,8 @@ def find_versions(s: dict, preprints: list[Preprint], result: BatchResult,
 
 
 def run_due(cfg: dict, on_batch=None, cancel: threading.Event | None = None) -> list[BatchResult]:
-    results = []
-    while cancel is None or not cancel.is_set():
-        result = run_batch(cfg, cancel)
-        if result is None:
-            break
-        results.append(result)
-        if on_batch is not None:
-            on_batch(result)
-    return results
+    """Check batches until nothing is due (papers backing off until later stay pending)."""
+    return run_batches(run_batch, cfg, on_batch, cancel)
 
 
 # ---- the user's choice -----------------------------------------------------------------------
