@@ -61,9 +61,9 @@ def main():
     parser.add_argument("--published", type=float, default=0.4)
     args = parser.parse_args()
 
-    fake = subprocess.Popen([sys.executable, str(ROOT / "tests" / "fake_catalogues.py"),
+    fake = subprocess.Popen([sys.executable, "-m", "tests.fake_catalogues",
                              r"2501\.\d{5}", str(args.published)],
-                            stdout=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, text=True, cwd=ROOT)
     try:
         url = fake.stdout.readline().strip()
         from papershelf.app import create_app

@@ -16,9 +16,10 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
+
+from tests.loopback import Handler, LoopbackServer
 
 FIXTURES = Path(__file__).parent / "fixtures" / "arxiv"
 
@@ -65,7 +66,7 @@ class Scripted:
     delay: float = 0.0
 
 
-class FakeArxiv:
+class FakeArxiv(LoopbackServer):
     def __init__(self, generate: str | None = None):
         self.entries = recorded_entries()
         self.template = (FIXTURES / "generated_entry.xml").read_text("utf-8")
@@ -74,29 +75,12 @@ class FakeArxiv:
         self.script: deque[Scripted] = deque()
         self.default_delay = 0.0
         self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True)
         self.started = threading.Event()  # set when a request arrives
+        super().__init__(self._handler())
 
     @property
     def url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}/api/query"
-
-    def start(self) -> FakeArxiv:
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        self.stop()
+        return f"{self.origin}/api/query"
 
     def answer_next(self, status: int = 200, fixture: str | None = None, body: bytes | None = None,
                     headers: dict | None = None, delay: float = 0.0, times: int = 1) -> None:
@@ -118,12 +102,7 @@ class FakeArxiv:
     def _handler(self):
         fake = self
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args):  # quiet
-                pass
-
+        class Answer(Handler):
             def do_GET(self):
                 arrived = time.monotonic()
                 parts = urlsplit(self.path)
@@ -145,20 +124,11 @@ class FakeArxiv:
                     status, body = scripted.status, scripted.body
                 else:
                     status, body = scripted.status, fake.feed(ids)
-                self.send_response(status)
                 content_type = ("application/atom+xml; charset=utf-8" if body.startswith(b"<?xml")
                                 else "text/html; charset=utf-8")
-                self.send_header("Content-Type", content_type)
-                self.send_header("Content-Length", str(len(body)))
-                for k, v in scripted.headers.items():
-                    self.send_header(k, v)
-                self.end_headers()
-                try:
-                    self.wfile.write(body)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass
+                self.send(status, content_type, body, scripted.headers)
 
-        return Handler
+        return Answer
 
 
 if __name__ == "__main__":  # serve for manual runs: python -m tests.fake_arxiv

@@ -24,9 +24,10 @@ import re
 import threading
 import time
 from collections import deque
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
+
+from tests.loopback import Handler, LoopbackServer
 
 FIXTURES = Path(__file__).parent / "fixtures" / "catalogues"
 _WORD = re.compile(r"[a-z0-9]+")
@@ -94,7 +95,7 @@ def dblp_hit(rec: dict, score: int = 10) -> dict:
             "url": f"URL#{abs(hash(rec['key'])) % 10**7}"}
 
 
-class FakeCatalogues:
+class FakeCatalogues(LoopbackServer):
     def __init__(self, generate: str | None = None, generated_share: float = 0.4):
         corpus = load_corpus()
         self.s2 = {p["externalIds"]["ArXiv"]: p for p in corpus["semantic_scholar"]}
@@ -106,35 +107,17 @@ class FakeCatalogues:
         self.script: dict[str, deque] = {"s2": deque(), "dblp": deque(), "crossref": deque()}
         self.delay = 3.0
         self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,),
-                                        daemon=True)
+        super().__init__(self._handler())
 
     @property
     def url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
+        return self.origin
 
     def settings(self, **more) -> dict:
         """App settings pointing every catalogue here, with no spacing between calls."""
         return {"S2_API": self.url, "DBLP_API": self.url, "CROSSREF_API": self.url,
                 "S2_MIN_INTERVAL": 0.0, "DBLP_MIN_INTERVAL": 0.0, "CROSSREF_MIN_INTERVAL": 0.0,
                 "CATALOGUE_TIMEOUT": 1.0, **more}
-
-    def start(self) -> FakeCatalogues:
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        self.stop()
 
     def fail_next(self, service: str, kind: str, times: int = 1) -> None:
         for _ in range(times):
@@ -268,12 +251,7 @@ class FakeCatalogues:
     def _handler(self):
         fake = self
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args):
-                pass
-
+        class Answer(Handler):
             def _answer(self, method: str):
                 parts = urlsplit(self.path)
                 length = int(self.headers.get("Content-Length") or 0)
@@ -298,16 +276,7 @@ class FakeCatalogues:
                     time.sleep(fake.delay)
                 elif fault == "truncated":
                     data = data[:max(1, len(data) // 2)]
-                self.send_response(status)
-                self.send_header("Content-Type", kind)
-                self.send_header("Content-Length", str(len(data)))
-                for k, v in headers.items():
-                    self.send_header(k, v)
-                self.end_headers()
-                try:
-                    self.wfile.write(data)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass
+                self.send(status, kind, data, headers)
 
             def do_GET(self):
                 self._answer("GET")
@@ -315,10 +284,10 @@ class FakeCatalogues:
             def do_POST(self):
                 self._answer("POST")
 
-        return Handler
+        return Answer
 
 
-if __name__ == "__main__":  # python tests/fake_catalogues.py [pattern]: serve (bench/resolve.py)
+if __name__ == "__main__":  # python -m tests.fake_catalogues [pattern] [share]: bench/resolve.py
     import sys
 
     pattern = sys.argv[1] if len(sys.argv) > 1 else None
