@@ -22,8 +22,9 @@ ALLOWED = {
     "cli": {"cli", "app", "services", "domain", "formats", "settings", "papershelf", "serving"},
     "serving": {"http"},
     "settings": set(),
-    "arxiv_api": {"domain", "papershelf"},
-    "catalogues": {"domain", "papershelf", "arxiv_api"},
+    "arxiv_api": {"domain", "papershelf", "remote"},
+    "catalogues": {"domain", "papershelf", "remote"},
+    "remote": set(),  # one HTTP call to a service: what arxiv_api and catalogues share
 }
 
 

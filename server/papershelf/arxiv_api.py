@@ -16,19 +16,16 @@ The XML is read with defusedxml: the answer comes from the network.
 
 from __future__ import annotations
 
-import http.client
 import re
-import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
-from datetime import date, datetime
-from email.utils import parsedate_to_datetime
+from datetime import date
 from urllib.parse import urlencode
 
 from defusedxml import ElementTree
 from defusedxml.common import DefusedXmlException
 
-from papershelf import __version__
+from papershelf import __version__, remote
 from papershelf.domain.identifiers import normalize_arxiv_id, normalize_doi
 
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -47,13 +44,8 @@ class ArxivError(Exception):
     """The call did not give usable metadata."""
 
 
-class ArxivUnavailable(ArxivError):
+class ArxivUnavailable(ArxivError, remote.Unavailable):
     """arXiv is down, overloaded or unreachable (5xx, network error, timeout): retry later."""
-
-    def __init__(self, message: str, status: int | None = None, retry_after: float | None = None):
-        super().__init__(message)
-        self.status = status
-        self.retry_after = retry_after
 
 
 class ArxivBadAnswer(ArxivError):
@@ -100,42 +92,19 @@ def fetch(ids: list[str], base_url: str, timeout: float = 30.0) -> ArxivAnswer:
     return parse_feed(body, ids, status=status)
 
 
-def _retry_after(value: str | None) -> float | None:
-    if not value:
-        return None
-    value = value.strip()
-    if value.isdigit():
-        return float(value)
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, (when - datetime.now(when.tzinfo)).total_seconds())
-
-
 def _get(url: str, timeout: float) -> tuple[bytes, int]:
     request = urllib.request.Request(url, headers={
         "User-Agent": USER_AGENT, "Accept": "application/atom+xml, application/xml;q=0.9"})
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 (http(s) only)
-            return response.read(MAX_BODY + 1), response.status
-    except urllib.error.HTTPError as e:
-        status = e.code
-        try:
-            body = e.read(MAX_BODY + 1)
-        except OSError:
-            body = b""
-        finally:
-            e.close()
-        if status >= 500 or status == 429:
-            raise ArxivUnavailable(f"arXiv answered HTTP {status}", status=status,
-                                   retry_after=_retry_after(e.headers.get("Retry-After"))) from None
-        if status == 400 and body:
-            return body, status  # arXiv explains a rejected query in an Atom error feed
-        raise ArxivBadAnswer(f"arXiv answered HTTP {status}") from None
-    except (OSError, http.client.HTTPException) as e:  # URLError, timeouts, resets, cut bodies
-        reason = getattr(e, "reason", None) or e
-        raise ArxivUnavailable(f"arXiv is unreachable: {reason}") from None
+    status, body, headers = remote.call(request, timeout, name="arXiv", max_body=MAX_BODY,
+                                        unavailable=ArxivUnavailable)
+    if not remote.is_error(status):
+        return body, status
+    if status >= 500 or status == 429:
+        raise ArxivUnavailable(f"arXiv answered HTTP {status}", status=status,
+                               retry_after=remote.retry_after(headers.get("Retry-After")))
+    if status == 400 and body:
+        return body, status  # arXiv explains a rejected query in an Atom error feed
+    raise ArxivBadAnswer(f"arXiv answered HTTP {status}")
 
 
 def _text(element, tag: str) -> str | None:

@@ -22,16 +22,13 @@ caller's job (``services.published``).
 
 from __future__ import annotations
 
-import http.client
 import json
 import re
-import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from urllib.parse import quote, urlencode
 
-from papershelf import __version__
-from papershelf.arxiv_api import _retry_after
+from papershelf import __version__, remote
 from papershelf.domain.identifiers import normalize_doi, try_arxiv_id
 
 MAX_BODY = 20 << 20
@@ -45,13 +42,8 @@ class CatalogueError(Exception):
     """The call did not give a usable answer."""
 
 
-class CatalogueUnavailable(CatalogueError):
+class CatalogueUnavailable(CatalogueError, remote.Unavailable):
     """The service is down, overloaded, rate limiting or unreachable: retry later."""
-
-    def __init__(self, message: str, status: int | None = None, retry_after: float | None = None):
-        super().__init__(message)
-        self.status = status
-        self.retry_after = retry_after
 
 
 class CatalogueBadAnswer(CatalogueError):
@@ -87,24 +79,17 @@ class Client:
         request = urllib.request.Request(url, data=body, headers=headers,
                                          method="POST" if body is not None else "GET")
         self.calls += 1
-        try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:  # noqa: S310
-                data = response.read(MAX_BODY + 1)
-                kind = response.headers.get("Content-Type", "")
-                status = response.status
-        except urllib.error.HTTPError as e:
-            status = e.code
-            retry = _retry_after(e.headers.get("Retry-After")) if e.headers else None
-            e.close()
+        status, data, headers = remote.call(request, self.timeout, name=self.name,
+                                            max_body=MAX_BODY, unavailable=CatalogueUnavailable)
+        if remote.is_error(status):
             if status == 404:
                 return None, ""
             if status == 429 or status >= 500:
-                raise CatalogueUnavailable(f"{self.name} answered HTTP {status}", status=status,
-                                           retry_after=retry) from None
-            raise CatalogueBadAnswer(f"{self.name} answered HTTP {status}") from None
-        except (OSError, http.client.HTTPException) as e:  # URLError, timeouts, cut bodies
-            reason = getattr(e, "reason", None) or e
-            raise CatalogueUnavailable(f"{self.name} is unreachable: {reason}") from None
+                raise CatalogueUnavailable(
+                    f"{self.name} answered HTTP {status}", status=status,
+                    retry_after=remote.retry_after(headers.get("Retry-After")))
+            raise CatalogueBadAnswer(f"{self.name} answered HTTP {status}")
+        kind = headers.get("Content-Type", "")
         if len(data) > MAX_BODY:
             raise CatalogueBadAnswer(f"{self.name}'s answer is too large")
         if status != 200:
