@@ -318,6 +318,15 @@ def _apply_one(paper: Paper, answer: arxiv_api.ArxivAnswer, now, result: BatchRe
         _fail(paper, f"unknown to arXiv: no paper with the id {aid}", now, result)
 
 
+def backoff(attempts: int, base: float, retry_after: float | None, most: float) -> float:
+    """Seconds before the next try after ``attempts`` failed ones: doubling from ``base``,
+    at least what the service's ``Retry-After`` asked, at most ``most``. Both queues' rule."""
+    delay = min(most, base * 2 ** (attempts - 1))
+    if retry_after:
+        delay = max(delay, min(most, retry_after))
+    return delay
+
+
 def _backoff(paper: Paper, error: arxiv_api.ArxivUnavailable, cfg: dict, now,
              result: BatchResult) -> None:
     paper.enrichment_attempts = (paper.enrichment_attempts or 0) + 1
@@ -325,9 +334,7 @@ def _backoff(paper: Paper, error: arxiv_api.ArxivUnavailable, cfg: dict, now,
     if attempts >= cfg["max_attempts"]:
         _fail(paper, f"arXiv unavailable after {attempts} attempts: {error}", now, result)
         return
-    delay = min(MAX_BACKOFF, cfg["retry_base"] * 2 ** (attempts - 1))
-    if error.retry_after:
-        delay = max(delay, min(MAX_BACKOFF, error.retry_after))
+    delay = backoff(attempts, cfg["retry_base"], error.retry_after, MAX_BACKOFF)
     paper.enrichment_due = now + timedelta(seconds=delay)
     paper.enrichment_reason = (f"{error}; attempt {attempts} of {cfg['max_attempts']}, "
                                f"next try in {round(delay)} s")

@@ -53,6 +53,7 @@ from papershelf.formats import FormatError
 from papershelf.formats.bibtex_read import read_bibtex
 from papershelf.services.enrichment import (  # noqa: F401 - Cancelled: what a stop raises
     Cancelled,
+    backoff,
     host_of,
     limiter_for,
     run_batches,
@@ -515,10 +516,8 @@ def _apply(paper: Paper, outcome, s: dict, now, result: BatchResult) -> None:
             paper.resolve_reason = f"catalogues unavailable after {attempts} attempts: {outcome}"
             result.failed += 1
             return
-        delay = min(MAX_BACKOFF, s["retry_base"] * 2 ** (attempts - 1))
-        retry_after = getattr(outcome, "retry_after", None)
-        if retry_after:
-            delay = max(delay, min(MAX_BACKOFF, retry_after))
+        delay = backoff(attempts, s["retry_base"], getattr(outcome, "retry_after", None),
+                        MAX_BACKOFF)
         paper.resolve_due = now + timedelta(seconds=delay)
         paper.resolve_reason = (f"{outcome}; attempt {attempts} of {s['max_attempts']}, "
                                 f"next try in {round(delay)} s")
