@@ -1,6 +1,7 @@
 """The queries of groups: memberships, shares, a group's shelf, and what members saved of a
 page's papers (the page lookup's group part), with their dialect differences."""
 
+import json
 from collections import defaultdict
 
 from papershelf.store import records
@@ -167,7 +168,7 @@ def shared_on_page(user_id: int, keys: list[str]) -> list[tuple]:
                f" WHERE pi.user_id IN ({members}) AND {where}")
     if is_postgres():
         highlight = records.pg_json_record(records.HIGHLIGHT_COLUMNS)
-        return db.execute_sql(
+        text = db.execute_sql(
             f"WITH mine AS ({mine}), m AS ({matches}),"
             " c AS (SELECT paper_id AS id, MIN(user_id) AS user_id, json_agg(identity) AS matched"
             " FROM m GROUP BY paper_id),"
@@ -175,12 +176,14 @@ def shared_on_page(user_id: int, keys: list[str]) -> list[tuple]:
             " ORDER BY g.id) AS groups FROM paper_share ps JOIN user_group g ON g.id = ps.group_id"
             " WHERE ps.paper_id IN (SELECT id FROM c) AND ps.group_id IN (SELECT group_id FROM mine)"
             " GROUP BY ps.paper_id)"
-            " SELECT c.id, u.name, c.matched, s.groups,"
+            # one JSON text of every row, decoded at once (as store.papers.lookup_rows)
+            " SELECT json_agg(json_build_array(c.id, u.name, c.matched, s.groups,"
             " (SELECT COUNT(*) FROM note n WHERE n.paper_id = c.id),"
             f" (SELECT json_agg({highlight} ORDER BY {records.HIGHLIGHT_ORDER})"
-            "  FROM highlight h WHERE h.paper_id = c.id)"
-            ' FROM c JOIN s ON s.paper_id = c.id JOIN "user" u ON u.id = c.user_id ORDER BY c.id',
-            [user_id, user_id, user_id, *params]).fetchall()
+            "  FROM highlight h WHERE h.paper_id = c.id)) ORDER BY c.id)::text"
+            ' FROM c JOIN s ON s.paper_id = c.id JOIN "user" u ON u.id = c.user_id',
+            [user_id, user_id, user_id, *params]).fetchone()[0]
+        return json.loads(text) if text else []
     owners: dict[int, int] = {}
     matched = defaultdict(list)
     for pid, uid, key in db.execute_sql(matches, [user_id, user_id, *params]).fetchall():
