@@ -71,7 +71,7 @@ def saved_papers_on_page(user: User, arxiv_ids: list[str], urls: list[str],
         return {"papers": {}, "invalid": asked.invalid, "shared": {}}
     by_key = {queries.identity_key(i): i for i in asked.keys}
     # Hot path (a page load): plain SQL, no model objects.
-    rows = queries.lookup_rows(user.id, list(asked.keys))
+    rows = queries.lookup_rows(user.id, list(by_key))
     out = {}
     for (pid, _arxiv_id, _url, _source_url, key, authors, more, category, state, reason,
          at, matched, tags_, notes_, highlights_) in rows:

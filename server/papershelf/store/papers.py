@@ -194,14 +194,13 @@ LOOKUP_COLUMNS = ("id, arxiv_id, url, source_url, citation_key, authors, authors
                   " primary_category, enrichment, enrichment_reason, enrichment_at")
 
 
-def lookup_rows(user_id: int, found: list[str]) -> list[tuple]:
-    """The user's papers known by one of the identities ``found``: rows of ``LOOKUP_COLUMNS``
-    followed by the identities they matched (keyed, ``identity_key``), then their tags, notes
+def lookup_rows(user_id: int, keys: list[str]) -> list[tuple]:
+    """The user's papers known by one of ``keys`` (identities as stored, ``identity_key``, each
+    once): rows of ``LOOKUP_COLUMNS`` followed by the keys they matched, then their tags, notes
     and highlights. PostgreSQL answers all of it in one query (each round trip cost
     milliseconds); SQLite, in process, in one query for the papers matched and one each for
     their tags, notes and highlights."""
     p = db.param
-    keys = list(dict.fromkeys(identity_key(i) for i in found))
     if not keys:
         return []
     where, params = in_list("identity", keys)
