@@ -175,7 +175,7 @@ def mixed_lookup(n_papers: int) -> dict:
     for i in list(range(0, n_papers, max(1, n_papers // 600)))[:600]:
         if i % 3 == 0:
             body["arxiv_ids"].append(paper(10_000_000 + i)["arxiv_id"])
-        elif i % 3 == 1 and i % 2:
+        elif i % 3 == 1 and (i // 3) % 2:  # half the DOIs as identities (i is a step's multiple)
             body["ids"].append(f"DOI:https://doi.org/10.5555/BENCH.{i}")
         elif i % 3 == 1:
             body["urls"].append(f"https://dl.acm.org/doi/pdf/10.5555/bench.{i}?download=true")

@@ -376,3 +376,41 @@ def test_a_group_export_gives_works_that_share_a_key_the_next_suffixes(client, a
     own = {p["citation_key"] for p in client.get("/api/papers", headers=alice).json["items"]}
     assert len(own) == 15 and own <= set(keys)  # alice saved first: her keys stand
     assert all(k.startswith("smith2020deep") for k in keys)
+
+
+@pytest.mark.parametrize(("saved", "asked"), [
+    ({"title": "A journal paper known by its DOI", "doi": "10.1145/3442188.3445922",
+      "url": "https://dl.acm.org/doi/10.1145/3442188.3445922"},
+     {"urls": ["https://dl.acm.org/doi/pdf/10.1145/3442188.3445922?download=true"],
+      "ids": ["DOI:https://doi.org/10.1145/3442188.3445922"]}),
+    ({"title": "A NeurIPS paper known by its site's id",
+      "url": "https://proceedings.neurips.cc/paper/2017/hash/"
+             "3f5ee243547dee91fbd053c1c4a845aa-Abstract.html"},
+     {"urls": ["https://proceedings.neurips.cc/paper/2017/file/"
+               "3f5ee243547dee91fbd053c1c4a845aa-Paper.pdf"],
+      "ids": ["neurips:3F5EE243547DEE91FBD053C1C4A845AA"]}),
+    ({"title": "An OpenReview paper", "url": "https://openreview.net/forum?id=YicbFdNTTy"},
+     {"urls": ["https://openreview.net/pdf?id=YicbFdNTTy"], "ids": ["openreview:YicbFdNTTy"]}),
+])
+def test_the_page_lookup_finds_a_members_paper_by_any_of_its_identities(
+        client, alice, bob, carol, lab, saved, asked):
+    """A paper a member shared is found as the user's own are: by its DOI, its PDF's address, the
+    site's own id, each answered under the key the page asked with."""
+    pid = _share_with_notes(client, alice, {**saved, "source_url": saved["url"]}, lab)
+    found = client.post("/api/papers/lookup", json=asked, headers=bob).json
+    keys = asked["urls"] + asked["ids"]
+    assert found["papers"] == {}
+    assert set(keys) <= set(found["shared"])  # and under their normalized forms, as papers are
+    for key in keys:
+        [entry] = found["shared"][key]
+        assert (entry["user"], entry["paper_id"], entry["notes"]) == ("alice", pid, 1), key
+        assert entry["groups"] == [{"id": lab, "name": "Lab"}]
+        assert [h["exact"] for h in entry["highlights"]] == ["reasoning"]
+    assert client.post("/api/papers/lookup", json=asked, headers=carol).json["shared"] == {}
+    # a paper alice keeps private is not shown by its DOI, though bob is in her group
+    r = client.post("/api/papers", json={"title": "Private", "doi": "10.5555/private.1"},
+                    headers=alice)
+    assert r.status_code == 201
+    found = client.post("/api/papers/lookup", json={"ids": ["doi:10.5555/PRIVATE.1"]},
+                        headers=bob).json
+    assert found["shared"] == {}

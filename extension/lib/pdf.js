@@ -188,8 +188,15 @@ export function findOnPages(texts, h) {
 // ---- the paper a PDF describes ----------------------------------------------------------
 
 const DOI_IN_TEXT = /\b(10\.\d{4,9}\/[^\s"<>]+)/i;
-/** Titles that tools write in place of one. */
+/** Titles that tools write in place of one: a file's name, a word processor's or a slide's
+ * placeholder (the server's domain/record.py is_stand_in_title; tests/shared/titles.json). */
 const NOT_A_TITLE = /^(untitled|title|document\d*|microsoft word\b.*|slide \d+|.*\.(docx?|tex|dvi|pdf|ps|indd))$/i;
+
+/** Whether a title only names a file or a tool's placeholder (`3442188.3445922.pdf`,
+ * `Microsoft Word - draft.docx`, `Untitled`): what a PDF viewer shows where the paper has none. */
+export function namesAFile(title) {
+  return NOT_A_TITLE.test(clean(title));
+}
 
 /** A DOI in free text, lower case, without the punctuation that ends a sentence. */
 export function doiIn(text) {
@@ -234,7 +241,7 @@ export function paperFromPdfMetadata({ info = {}, metadata = null, firstPage = [
   const customKey = (k) => (custom instanceof Map ? custom.get(k) : custom[k]);
   const infoTitle = clean(info.Title);
   const xmpTitle = clean(xmp("dc:title"));
-  const title = [xmpTitle, infoTitle].find((t) => t && !NOT_A_TITLE.test(t)) || titleFromFirstPage(firstPage, pageHeight);
+  const title = [xmpTitle, infoTitle].find((t) => t && !namesAFile(t)) || titleFromFirstPage(firstPage, pageHeight);
   const creators = xmp("dc:creator");
   const authors = Array.isArray(creators) && creators.length ? creators.map(clean).filter(Boolean) : authorsFrom(info.Author);
   const identifier = xmp("dc:identifier");

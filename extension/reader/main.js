@@ -111,6 +111,9 @@ function describe(meta, arxiv) {
     version: arxiv ? arxiv.version : null,
     url: arxiv ? null : reader.url,
     doi: meta.doi || null,
+    // the PDF itself: the server then knows the save is from the PDF, whose title never
+    // replaces the one its landing page or arXiv gave
+    pdf_url: reader.url.replace(/#.*$/, ""),
     title: titleShown() || (arxiv ? arxiv.arxiv_id : ""),
     authors: meta.authors || [],
     authors_more: 0,

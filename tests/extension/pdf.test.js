@@ -2,6 +2,7 @@
 // lies in a new version (another page too), what a PDF's metadata says, arXiv's redirect rules.
 import assert from "node:assert/strict";
 import test from "node:test";
+import { readFileSync } from "node:fs";
 import { describeRange } from "../../extension/lib/anchoring.js";
 import {
   ARXIV_PDF_REGEX,
@@ -10,6 +11,7 @@ import {
   fileFromSearch,
   findOnPages,
   isPdfTabUrl,
+  namesAFile,
   originalPdfRule,
   pageText,
   paperFromPdfMetadata,
@@ -197,4 +199,13 @@ test("words on every page: the page whose text around them agrees with the store
   const at = findOnPages(texts, h);
   assert.equal(at.page, 3, "not page 2, which has the words but not their context");
   assert.equal(texts[2].slice(at.start, at.end), h.exact);
+});
+
+const TITLES = JSON.parse(readFileSync(new URL("../shared/titles.json", import.meta.url), "utf8"));
+
+test("a file's name or a tool's placeholder is no title, as the server's rule says (shared cases)", () => {
+  for (const title of TITLES.file_names) assert.ok(namesAFile(title), title);
+  for (const title of TITLES.titles) assert.ok(!namesAFile(title), title);
+  const meta = paperFromPdfMetadata({ info: { Title: "Microsoft Word - FAccT21-final.docx" }, metadata: { "dc:title": "3442188.3445922.pdf" } });
+  assert.equal(meta.title, "", "neither becomes the paper's title");
 });

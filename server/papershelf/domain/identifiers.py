@@ -181,6 +181,14 @@ def normalize_url(value: str) -> str:
     literals, or any bracket before the path) and ports that are not a number up to 65535 are
     refused.
     """
+    scheme, host, path, query = url_parts(value)
+    return f"{scheme}://{host}{path}" + (f"?{query}" if query else "")
+
+
+def url_parts(value: str) -> tuple[str, str, str, str]:
+    """``normalize_url(value)``'s scheme, host (``host[:port]``), path and query (``""`` when it
+    has none), for a reader of the address that would otherwise parse it again; ValueError as
+    ``normalize_url``."""
     text = _URL_DROPPED.sub("", _URL_TRIM.sub("", value if isinstance(value, str) else ""))
     m = _URL_PARTS.match(text)
     if m is None or m[1].lower() not in URL_SCHEMES:
@@ -189,8 +197,7 @@ def normalize_url(value: str) -> str:
     host = _host(m[2], scheme)
     if host is None:
         raise ValueError(f"not an http(s) URL (its host or port): {value!r}")
-    query = _query(m[4] or "")
-    return f"{scheme}://{host}{m[3] or '/'}" + (f"?{query}" if query else "")
+    return scheme, host, m[3] or "/", _query(m[4] or "")
 
 
 def _host(authority: str, scheme: str) -> str | None:

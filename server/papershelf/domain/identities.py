@@ -26,8 +26,8 @@ from papershelf.domain.identifiers import (
     _ASCII_LOWER,
     _URL_TRIM,
     normalize_doi,
-    normalize_url,
     try_arxiv_id,
+    url_parts,
 )
 
 # Strongest first: the order ``identities_of`` answers in.
@@ -36,7 +36,6 @@ SCHEMES = ("arxiv", "doi", "openreview", "acl", "pmid", "pmcid", "neurips", "pml
 _RANK = {scheme: i for i, scheme in enumerate(SCHEMES)}
 
 _A = re.ASCII
-_PARTS = re.compile(r"([a-z]+)://([^/?#]*)([^?#]*)(?:\?([^#]*))?", _A)
 _DOI_HOST = re.compile(r"(?:[a-z0-9-]+\.)*doi(?:\.[a-z0-9-]+)*\.[a-z]+", _A)
 _OPENREVIEW_ID = re.compile(r"[A-Za-z0-9_-]{1,64}", _A)
 _ACL_NEW = re.compile(r"[0-9]{4}\.[a-z][a-z0-9]*(?:-[a-z0-9]+)*\.[0-9]+", _A)
@@ -82,6 +81,9 @@ _DOI_TAIL = re.compile(
     r"meta|html|summary|references|figures|authors|metrics|citations|reader))+/*\Z|/+\Z",
     _A | re.IGNORECASE)
 _QUERY_DOI_NAMES = frozenset({"doi", "id", "rft_id", "rft.doi", "articleid"})
+# A query that may hold one of those names: one of them, or an escape that could write one.
+_MAY_NAME_A_DOI = re.compile(r"(?:^|&)(?:doi|id|rft_id|rft\.doi|articleid)=|[%+]",
+                             _A | re.IGNORECASE)
 
 
 def _trim(value: str) -> str:
@@ -89,16 +91,20 @@ def _trim(value: str) -> str:
 
 
 def _host_of(authority: str) -> str:
-    host = authority.rpartition("@")[2].partition(":")[0]
+    """A normalized address's host without its port or ``www.``."""
+    host = authority.partition(":")[0]
     return host[4:] if host.startswith("www.") else host
 
 
 def _params(query: str) -> dict[str, str]:
     """A normalized query's parameters: the first value of each name."""
     out: dict[str, str] = {}
+    escaped = "%" in query or "+" in query
     for piece in query.split("&") if query else ():
         name, _, value = piece.partition("=")
-        out.setdefault(unquote_plus(name), unquote_plus(value))
+        if escaped:
+            name, value = unquote_plus(name), unquote_plus(value)
+        out.setdefault(name, value)
     return out
 
 
@@ -203,10 +209,9 @@ def resolver_doi(url: str | None) -> str | None:
     """The DOI a DOI resolver's address (``https://doi.org/…``, ``http://dx.doi.org/…``) names,
     or None: what a paper whose address is one is stored with as its DOI."""
     try:
-        norm = normalize_url(url)
+        _, authority, path, _ = url_parts(url)
     except ValueError:
         return None
-    authority, path = _PARTS.fullmatch(norm).group(2, 3)
     host = _host_of(authority)
     if not (_DOI_HOST.fullmatch(host) or host == "hdl.handle.net"):
         return None
@@ -224,16 +229,17 @@ def identities_of_url(url: str | None) -> list[str]:
 def url_identity(url: str | None) -> tuple[str, str] | None:
     """``(normalize_url(url), its identity)``, or None when it is no http(s) address."""
     try:
-        norm = normalize_url(url)
+        scheme, authority, path, query = url_parts(url)
     except ValueError:
         return None
-    scheme, authority, path, query = _PARTS.fullmatch(norm).groups()
-    host = _host_of(authority)
-    params = _params(query or "")
-    found = _site(host, path, params, norm) if scheme != "ftp" else None
-    if found is None and scheme != "ftp":
-        found = _path_doi(unquote(path))
-        if found is None:
+    norm = f"{scheme}://{authority}{path}" + (f"?{query}" if query else "")
+    if scheme == "ftp":
+        return norm, f"url:{norm}"
+    params = _params(query)
+    found = _site(_host_of(authority), path, params, norm)
+    if found is None:
+        found = _path_doi(unquote(path)) if "10." in path or "%" in path else None
+        if found is None and query and _MAY_NAME_A_DOI.search(query):
             for name, value in params.items():
                 if name.translate(_ASCII_LOWER) in _QUERY_DOI_NAMES:
                     if found := doi_identity(value):

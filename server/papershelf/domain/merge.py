@@ -3,6 +3,8 @@
 A page save fills gaps and refreshes page data, but never touches what the user edited, never
 replaces what arXiv's API supplied with the page's shorter version, never erases a field the
 page lacks, and never changes a paper's identity (arXiv id, DOI, URL: the user can edit those).
+A title only replaces a real one when it is one itself and the save is not from the PDF alone
+(``title_replaces``): a PDF tab's title is its file's name or what the PDF's tool wrote.
 
 Two entries of a file are the same work only when they share an arXiv id, or a DOI or URL *and*
 compatible titles (``titles_compatible``): twenty chapters of one book share its URL (often its
@@ -12,6 +14,9 @@ DOI too) and stay twenty papers.
 import re
 import unicodedata
 from difflib import SequenceMatcher
+
+from papershelf.domain.identifiers import normalize_url
+from papershelf.domain.record import is_stand_in_title
 
 # Fields a page save can fill.
 PAGE_FIELDS = (
@@ -44,6 +49,8 @@ def page_save_changes(current: dict, incoming: dict, protected: set[str]) -> dic
             continue  # a page that lacks a field does not erase it
         elif key == "authors_more" and "authors" in protected:
             continue
+        elif key == "title" and not title_replaces(old, new, current, incoming):
+            continue
         if key in IDENTITY_FIELDS and old and new != old:
             continue  # a paper's identity is set once; the user can PATCH it
         if new != old:
@@ -53,6 +60,32 @@ def page_save_changes(current: dict, incoming: dict, protected: set[str]) -> dic
         if precision != current.get("published_precision"):
             changes["published_precision"] = precision
     return changes
+
+
+def saved_from_pdf(incoming: dict) -> bool:
+    """Whether a save comes from the paper's PDF itself (a PDF tab, the reader): its address,
+    or the page it was saved from, is the PDF it links."""
+    pdf = _address(incoming.get("pdf_url"))
+    return pdf is not None and pdf in (_address(incoming.get("url")),
+                                       _address(incoming.get("source_url")))
+
+
+def _address(url: str | None) -> str | None:
+    try:
+        return normalize_url(url) if url else None
+    except ValueError:
+        return None
+
+
+def title_replaces(old: str | None, new: str | None, current: dict, incoming: dict) -> bool:
+    """Whether a page save's title ``new`` replaces the stored ``old``: a title that only stands
+    in for one (``record.is_stand_in_title``) never does; a real one always replaces a stand-in,
+    and replaces a real one unless the save is from the PDF alone (``saved_from_pdf``), whose
+    title is the viewer's or the PDF tool's, not the landing page's or arXiv's."""
+    arxiv_id = current.get("arxiv_id") or incoming.get("arxiv_id")
+    if is_stand_in_title(new, arxiv_id):
+        return not old
+    return is_stand_in_title(old, arxiv_id) or not saved_from_pdf(incoming)
 
 
 _NOT_WORD = re.compile(r"[\W_]+")

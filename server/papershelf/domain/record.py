@@ -1,14 +1,16 @@
 """The one shape of a paper as a record: what the API answers, the exports write and the
 readers return. The store's records (``store.records``), the response schemas and the readers
 all follow this order and these names; tests hold them to it. Also the provisional title of a
-paper saved from its arXiv id alone (``provisional_title``, ``is_provisional_title``).
+paper saved from its arXiv id alone (``provisional_title``, ``is_provisional_title``), and the
+titles that only stand in for one (``is_stand_in_title``: a file's name, an identity).
 """
 
 from __future__ import annotations
 
 import copy
+import re
 
-from papershelf.domain import identifiers
+from papershelf.domain import identifiers, identities
 
 # A paper record's fields, in order, with what a record lacks by default (the store adds ``id``).
 PAPER_RECORD = {
@@ -80,6 +82,27 @@ def is_provisional_title(title: str | None, arxiv_id: str | None) -> bool:
     form of it): the title a paper has until arXiv's answer gives it its own. Earlier extensions
     sent the bare id as the title of a page that showed none."""
     return bool(arxiv_id and title) and identifiers.try_arxiv_id(title.strip()) == arxiv_id
+
+
+# What tools and viewers write where a document's title should be: its file's name, a word
+# processor's or a slide's placeholder (extension/lib/pdf.js namesAFile; tests/shared/titles.json).
+_FILE_TITLE = re.compile(r"untitled|title|document\d*|microsoft word\b.*|slide \d+"
+                         r"|.*\.(?:docx?|tex|dvi|pdf|ps|indd)", re.IGNORECASE | re.DOTALL)
+
+
+def is_stand_in_title(title: str | None, arxiv_id: str | None = None) -> bool:
+    """Whether ``title`` only stands in for the paper's title: none, the provisional
+    ``arXiv:<id>``, a file's name (``3442188.3445922.pdf``, ``Microsoft Word - draft.docx``: what a
+    PDF tab shows), or one of the paper's identities or addresses as the extension titles a
+    paper it has no title for (``doi:10.1145/…``, ``openreview:…``, ``https://…``, a bare DOI or
+    arXiv id). Such a title never replaces a real one."""
+    text = (title or "").strip()
+    if not text or is_provisional_title(text, arxiv_id) or _FILE_TITLE.fullmatch(text):
+        return True
+    return (identities.normalize_identity(text) is not None
+            or identities.doi_identity(text) is not None
+            or identifiers.try_arxiv_id(text) is not None
+            or identities.url_identity(text) is not None)
 
 
 def new_record(**fields) -> dict:

@@ -23,8 +23,6 @@ class _Asked:
     def __init__(self) -> None:
         self.keys: dict[str, list[str]] = {}  # identity -> [normalized form, asked keys…]
         self.invalid: list[str] = []
-        self.arxiv_ids: dict[str, list[str]] = {}  # for the group shelves: id -> keys
-        self.urls: dict[str, list[str]] = {}  # canonical URL -> keys
 
     def add(self, identity: str | None, norm: str | None, raw: str) -> None:
         if identity is None:
@@ -34,17 +32,15 @@ class _Asked:
         for key in (norm, raw):
             if key and key not in keys:
                 keys.append(key)
-        if identity.startswith("arxiv:"):
-            self.also(self.arxiv_ids, identity[6:], norm, raw)
-        elif identity.startswith("url:"):
-            self.also(self.urls, identity[4:], norm, raw)
 
-    @staticmethod
-    def also(where: dict, value: str, norm: str | None, raw: str) -> None:
-        keys = where.setdefault(value, [])
-        for key in (norm, raw):
-            if key and key not in keys:
-                keys.append(key)
+    def answer_keys(self, by_key: dict[str, str], matched) -> list[str]:
+        """The keys a paper that matched the stored identities ``matched`` is answered under."""
+        if isinstance(matched, str):
+            matched = json.loads(matched)
+        out: list[str] = []
+        for stored in matched:
+            out += [k for k in self.keys.get(by_key.get(stored, stored), ()) if k not in out]
+        return out
 
 
 def _asked(arxiv_ids: list[str], urls: list[str], ids: list[str]) -> _Asked:
@@ -61,7 +57,6 @@ def _asked(arxiv_ids: list[str], urls: list[str], ids: list[str]) -> _Asked:
             asked.add(found[1], found[1][6:], raw)
         else:
             asked.add(found[1], found[0], raw)
-            asked.also(asked.urls, found[0], found[0], raw)  # group shelves find them by URL
     for raw in ids:
         identity = identities.normalize_identity(raw)
         asked.add(identity, identity, raw)
@@ -76,7 +71,7 @@ def saved_papers_on_page(user: User, arxiv_ids: list[str], urls: list[str],
         return {"papers": {}, "invalid": asked.invalid, "shared": {}}
     by_key = {queries.identity_key(i): i for i in asked.keys}
     # Hot path (a page load): plain SQL, no model objects.
-    rows = queries.lookup_rows(user.id, list(asked.keys))
+    rows = queries.lookup_rows(user.id, list(by_key))
     out = {}
     for (pid, _arxiv_id, _url, _source_url, key, authors, more, category, state, reason,
          at, matched, tags_, notes_, highlights_) in rows:
@@ -91,35 +86,24 @@ def saved_papers_on_page(user: User, arxiv_ids: list[str], urls: list[str],
         if state == "done":  # what arXiv completed; the page has its own list until then
             entry.update(authors=json.loads(authors) if authors else [], authors_more=more,
                          primary_category=category)
-        if isinstance(matched, str):
-            matched = json.loads(matched)
-        for stored in matched:
-            for answer in asked.keys.get(by_key.get(stored, stored), ()):
-                out.setdefault(answer, entry)  # of two papers, the older answers
+        for answer in asked.answer_keys(by_key, matched):
+            out.setdefault(answer, entry)  # of two papers, the older answers
     return {"papers": out, "invalid": asked.invalid,
-            "shared": shared_on_page(user, asked.arxiv_ids, asked.urls)}
+            "shared": _shared_on_page(user, asked, by_key)}
 
 
-def _answer_keys(asked: dict, norm: str | None) -> list[str]:
-    """The keys a paper known by ``norm`` is answered under: each that asked for it."""
-    return list(asked.get(norm, ())) if norm else []
-
-
-def shared_on_page(user: User, wanted_ids: dict, wanted_urls: dict) -> dict:
-    """Which of the page's papers other members of the user's groups shared to one of them:
-    ``{key: [{"user", "paper_id", "groups", "notes", "highlights"}]}`` (``notes``: how many;
-    ``highlights``: theirs, to paint read-only), whether or not the user saved it too."""
+def _shared_on_page(user: User, asked: _Asked, by_key: dict[str, str]) -> dict:
+    """Which of the page's papers other members of the user's groups shared to one of them,
+    found by any of their identities as the user's own are: ``{key: [{"user", "paper_id",
+    "groups", "notes", "highlights"}]}`` (``notes``: how many; ``highlights``: theirs, to paint
+    read-only), whether or not the user saved it too."""
     out: dict[str, list] = {}
-    if not wanted_ids and not wanted_urls:
-        return out
-    for pid, name, arxiv_id, url, groups_, notes, highlights in group_queries.shared_on_page(
-            user.id, list(wanted_ids), list(wanted_urls)):
+    for pid, name, matched, groups_, notes, highlights in group_queries.shared_on_page(
+            user.id, list(by_key)):
         if isinstance(groups_, str):
             groups_ = json.loads(groups_)
         entry = {"user": name, "paper_id": pid, "groups": groups_, "notes": notes,
                  "highlights": [{**h, "user": name} for h in highlights or []]}
-        keys = _answer_keys(wanted_ids, arxiv_id)
-        keys += [k for k in _answer_keys(wanted_urls, url) if k not in keys]
-        for key in keys:
+        for key in asked.answer_keys(by_key, matched):
             out.setdefault(key, []).append(entry)
     return out

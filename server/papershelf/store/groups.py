@@ -1,6 +1,7 @@
 """The queries of groups: memberships, shares, a group's shelf, and what members saved of a
 page's papers (the page lookup's group part), with their dialect differences."""
 
+import json
 from collections import defaultdict
 
 from papershelf.store import records
@@ -149,48 +150,48 @@ def user_names(user_ids) -> dict[int, str]:
     return {u.id: u.name for u in User.select(User.id, User.name).where(User.id.in_(ids))}
 
 
-# What the lookup of a page reads for the other members' shared papers.
-SHARED_COLUMNS = "p.id, p.user_id, p.arxiv_id, p.url"
-
-
-def shared_on_page(user_id: int, arxiv_ids: list[str], urls: list[str]) -> list[tuple]:
-    """The papers with one of ``arxiv_ids`` or ``urls`` that other members of the user's
-    groups shared to one of those groups: rows ``(paper id, owner name, arxiv_id, url, groups
-    [{"id", "name"}], notes count, highlights [records])``. Found through the (user, arxiv_id)
-    and (user, url) indexes of the members' papers, so the size of their libraries does not
+def shared_on_page(user_id: int, keys: list[str]) -> list[tuple]:
+    """The papers known by one of the identities ``keys`` (as stored: ``store.papers.
+    identity_key``) that other members of the user's groups shared to one of those groups, by
+    the one identity rule the user's own lookup follows: rows ``(paper id, owner name, the keys
+    it matched, groups [{"id", "name"}], notes count, highlights [records])``. Found through the
+    (user, identity) index of the members' identities, so the size of their libraries does not
     matter; PostgreSQL answers it in one query, SQLite in a few."""
-    if not arxiv_ids and not urls:
+    if not keys:
         return []
     p = db.param
     mine = f"SELECT group_id FROM group_member WHERE user_id = {p}"
     members = (f"SELECT DISTINCT m.user_id FROM group_member m WHERE m.group_id IN ({mine})"
                f" AND m.user_id <> {p}")
-    where, params = [], [user_id, user_id]
-    for column, values in (("arxiv_id", arxiv_ids), ("url", urls)):
-        if values:
-            sql, more = in_list(f"p.{column}", list(values))
-            where.append(sql)
-            params += more
-    papers = (f"SELECT {SHARED_COLUMNS} FROM paper p WHERE p.user_id IN ({members})"
-              f" AND ({' OR '.join(where)})")
+    where, params = in_list("pi.identity", keys)
+    matches = (f"SELECT pi.paper_id, pi.user_id, pi.identity FROM paper_identity pi"
+               f" WHERE pi.user_id IN ({members}) AND {where}")
     if is_postgres():
         highlight = records.pg_json_record(records.HIGHLIGHT_COLUMNS)
-        return db.execute_sql(
-            f"WITH mine AS ({mine}), c AS ({papers}),"
+        text = db.execute_sql(
+            f"WITH mine AS ({mine}), m AS ({matches}),"
+            " c AS (SELECT paper_id AS id, MIN(user_id) AS user_id, json_agg(identity) AS matched"
+            " FROM m GROUP BY paper_id),"
             " s AS (SELECT ps.paper_id, json_agg(json_build_object('id', g.id, 'name', g.name)"
             " ORDER BY g.id) AS groups FROM paper_share ps JOIN user_group g ON g.id = ps.group_id"
             " WHERE ps.paper_id IN (SELECT id FROM c) AND ps.group_id IN (SELECT group_id FROM mine)"
             " GROUP BY ps.paper_id)"
-            " SELECT c.id, u.name, c.arxiv_id, c.url, s.groups,"
+            # one JSON text of every row, decoded at once (as store.papers.lookup_rows)
+            " SELECT json_agg(json_build_array(c.id, u.name, c.matched, s.groups,"
             " (SELECT COUNT(*) FROM note n WHERE n.paper_id = c.id),"
             f" (SELECT json_agg({highlight} ORDER BY {records.HIGHLIGHT_ORDER})"
-            "  FROM highlight h WHERE h.paper_id = c.id)"
-            ' FROM c JOIN s ON s.paper_id = c.id JOIN "user" u ON u.id = c.user_id ORDER BY c.id',
-            [user_id, *params]).fetchall()
-    found = db.execute_sql(papers, params).fetchall()
-    if not found:
+            "  FROM highlight h WHERE h.paper_id = c.id)) ORDER BY c.id)::text"
+            ' FROM c JOIN s ON s.paper_id = c.id JOIN "user" u ON u.id = c.user_id',
+            [user_id, user_id, user_id, *params]).fetchone()[0]
+        return json.loads(text) if text else []
+    owners: dict[int, int] = {}
+    matched = defaultdict(list)
+    for pid, uid, key in db.execute_sql(matches, [user_id, user_id, *params]).fetchall():
+        owners[pid] = uid
+        matched[pid].append(key)
+    if not owners:
         return []
-    ids = [r[0] for r in found]
+    ids = sorted(owners)
     in_ids, id_params = in_list("ps.paper_id", ids)
     groups = defaultdict(list)
     for pid, gid, name in db.execute_sql(
@@ -198,10 +199,13 @@ def shared_on_page(user_id: int, arxiv_ids: list[str], urls: list[str]) -> list[
             f" ON g.id = ps.group_id WHERE {in_ids} AND ps.group_id IN ({mine}) ORDER BY g.id",
             [*id_params, user_id]).fetchall():
         groups[pid].append({"id": gid, "name": name})
-    in_notes, note_params = in_list("paper_id", ids)
+    shared = [pid for pid in ids if groups[pid]]
+    if not shared:
+        return []
+    in_notes, note_params = in_list("paper_id", shared)
     notes = dict(db.execute_sql(f"SELECT paper_id, COUNT(*) FROM note WHERE {in_notes}"
                                 " GROUP BY paper_id", note_params).fetchall())
-    highlights = records.highlights_by_paper(ids)
-    names = user_names(r[1] for r in found)
-    return [(pid, names[uid], aid, url, groups[pid], notes.get(pid, 0), highlights[pid])
-            for pid, uid, aid, url in found if groups[pid]]
+    highlights = records.highlights_by_paper(shared)
+    names = user_names(owners[pid] for pid in shared)
+    return [(pid, names[owners[pid]], matched[pid], groups[pid], notes.get(pid, 0),
+             highlights[pid]) for pid in shared]
