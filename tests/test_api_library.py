@@ -415,7 +415,8 @@ def test_a_version_10_store_gains_reading_state_and_the_migration_runs_twice(mak
             store.db.execute_sql("INSERT INTO schema_version (version) VALUES (10)")
     again = make_app()
     with again.extensions["papershelf_db"].connection_context():
-        assert store.db.execute_sql("SELECT MAX(version) FROM schema_version").fetchone()[0] == 13
+        assert store.db.execute_sql("SELECT MAX(version) FROM schema_version").fetchone()[0] \
+            == migrations.SCHEMA_VERSION
     with again.extensions["papershelf_db"].connection_context():
         with store.db.atomic():
             migrations.MIGRATIONS[13]()  # idempotent

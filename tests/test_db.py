@@ -9,6 +9,7 @@ import pytest
 
 from papershelf.store import db as store
 from papershelf.store import migrations
+from papershelf.store.models import USER_PAPER_IDS_INDEX
 
 
 def _version(app):
@@ -207,3 +208,26 @@ def test_a_version_9_store_gains_pdf_highlight_pages_and_the_migration_runs_twic
             migrations.MIGRATIONS[10]()  # idempotent
     kept = again.test_client().get(f"/api/papers/{paper['id']}", headers=headers).json
     assert [(x["id"], x["field"], x["page"]) for x in kept["highlights"]] == [(h["id"], "title", None)]
+
+
+def _index_names(table: str) -> set[str]:
+    return {i.name for i in store.db.get_indexes(table)}
+
+
+def test_a_version_13_store_gains_the_index_of_its_users_paper_ids(make_app, make_user):
+    app = make_app()
+    headers = make_user("alice")
+    paper = app.test_client().post("/api/papers", json={"title": "Kept"}, headers=headers).json
+    with app.extensions["papershelf_db"].connection_context():
+        assert USER_PAPER_IDS_INDEX in _index_names("paper")  # a new store has it
+        with store.db.atomic():
+            store.db.execute_sql(f"DROP INDEX {USER_PAPER_IDS_INDEX}")
+            store.db.execute_sql("DELETE FROM schema_version WHERE version > 13")
+    again = make_app()
+    assert _version(again) == migrations.SCHEMA_VERSION >= 14
+    with again.extensions["papershelf_db"].connection_context():
+        assert USER_PAPER_IDS_INDEX in _index_names("paper")
+        with store.db.atomic():
+            migrations.MIGRATIONS[14]()  # idempotent
+    kept = again.test_client().get("/api/papers?q=Kept", headers=headers).json
+    assert (kept["total"], [p["id"] for p in kept["items"]]) == (1, [paper["id"]])

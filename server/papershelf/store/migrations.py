@@ -14,7 +14,7 @@ from papershelf.store.db import StoreError, db, is_postgres, is_sqlite
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 13
+SCHEMA_VERSION = 14
 SCHEMA_LOCK_KEY = 0x7061706572736863  # a single-key advisory lock, apart from every other
 
 
@@ -221,6 +221,12 @@ def _reading_state() -> None:
         db.execute_sql("ALTER TABLE \"user\" ADD COLUMN export_defaults TEXT NOT NULL DEFAULT '{}'")
 
 
+def _user_paper_ids() -> None:
+    """The index of a user's paper ids: a count of a search's matches (the library's page count)
+    reads it alone, not every paper's row. Idempotent."""
+    db.execute_sql(f"CREATE INDEX IF NOT EXISTS {models.USER_PAPER_IDS_INDEX} ON paper (user_id, id)")
+
+
 MIGRATIONS: dict = {
     # 2: PostgreSQL search documents stored inline (rows move as they are next written).
     2: _search_documents_inline,
@@ -247,6 +253,8 @@ MIGRATIONS: dict = {
     12: _published_versions,
     # 13: reading state and star; merged papers' keys (aliases); export defaults.
     13: _reading_state,
+    # 14: the index of a user's paper ids (counting a search's matches).
+    14: _user_paper_ids,
 }
 
 

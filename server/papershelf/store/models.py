@@ -131,8 +131,13 @@ class Paper(BaseModel):
             # A feed's version (count, ids, latest change of a user's papers) from the index alone.
             (("user", "updated_at"), False),
             (("user", "reading_state"), False),
+            # A user's paper ids from the index alone: counting a search's matches (PostgreSQL
+            # reads no paper row for it).
+            (("user", "id"), False),
         )
 
+
+USER_PAPER_IDS_INDEX = "paper_user_id_id"  # the name peewee gives the index of (user, id)
 
 # Citation keys are unique per user without regard to case: BibTeX takes Vaswani2017 and
 # vaswani2017 for one key.
