@@ -311,6 +311,8 @@ def test_a_note_written_while_the_server_is_down_arrives_once(ext_connected):
     frame.fill("textarea[data-papershelf-note-input]", "written offline")
     frame.click('[data-papershelf-action="save-note"]')
     frame.wait_for_function("() => document.querySelector('#note-msg').textContent.includes('Queued')")
+    # The message comes first; the list is drawn from the worker's next answer.
+    frame.wait_for("[data-papershelf-note]")
     assert "Waiting for the server" in frame.text("[data-papershelf-note]")
     assert badge(ext) == "1"
     server.start()
