@@ -262,7 +262,10 @@ def test_a_deadlock_in_a_nested_write_retries_the_whole_transaction(app, databas
 
     store.write(outer)
     other.join(30)
-    assert runs == ["outer", "inner", "outer", "inner"]
+    # Each try runs the whole transaction from the outer write. On a loaded machine PostgreSQL
+    # has aborted a retry once more (seen once in a whole-suite run): still whole transactions.
+    assert runs[:4] == ["outer", "inner", "outer", "inner"]
+    assert runs == ["outer", "inner"] * (len(runs) // 2)
     assert out.get("committed") is True
     formats = {u.id: u.citekey_format for u in User.select().where(User.id.in_([a, b]))}
     assert formats == {a: "mine", b: "mine"}

@@ -213,11 +213,10 @@ def test_open_in_library_from_the_panel_and_the_popup(connected):
     with context.expect_page() as opened:
         link.click()
     library = opened.value
-    library.wait_for_load_state()
     paper_path = f"/papers/{saved['id']}"
-    # the library asks for a sign-in first, then goes to the paper's page
-    assert library.url.startswith(server.base)
-    assert paper_path in library.url
+    # the library asks for a sign-in first, then goes to the paper's page (a second navigation:
+    # the first page's load is not the end of it)
+    library.wait_for_url(lambda url: url.startswith(server.base) and paper_path in url)
     library.close()
     # the popup: a save through the extension shows in its recent saves, linked to its page
     page.locator(f'[data-papershelf-paper="{PAPERS[6]["arxiv_id"]}"]').first.locator(
