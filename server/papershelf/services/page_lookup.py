@@ -11,7 +11,6 @@ version, the canonical URL, the identity in its one form), so that a page that k
 import json
 
 from papershelf.domain import identifiers, identities
-from papershelf.store import groups as group_queries
 from papershelf.store import papers as queries
 from papershelf.store import records
 from papershelf.store.models import User
@@ -71,10 +70,10 @@ def saved_papers_on_page(user: User, arxiv_ids: list[str], urls: list[str],
         return {"papers": {}, "invalid": asked.invalid, "shared": {}}
     by_key = {queries.identity_key(i): i for i in asked.keys}
     # Hot path (a page load): plain SQL, no model objects.
-    rows = queries.lookup_rows(user.id, list(by_key))
+    rows, shared = queries.page_rows(user.id, list(by_key))
     out = {}
-    for (pid, _arxiv_id, _url, _source_url, key, authors, more, category, state, reason,
-         at, matched, tags_, notes_, highlights_) in rows:
+    for (pid, key, state, reason, at, authors, more, category, matched, tags_, notes_,
+         highlights_) in rows:
         entry = {
             "id": pid,
             "citation_key": key,
@@ -84,22 +83,23 @@ def saved_papers_on_page(user: User, arxiv_ids: list[str], urls: list[str],
             "highlights": highlights_ or [],
         }
         if state == "done":  # what arXiv completed; the page has its own list until then
-            entry.update(authors=json.loads(authors) if authors else [], authors_more=more,
+            if isinstance(authors, str):  # SQLite's text; PostgreSQL decoded it
+                authors = json.loads(authors)
+            entry.update(authors=authors or [], authors_more=more,
                          primary_category=category)
         for answer in asked.answer_keys(by_key, matched):
             out.setdefault(answer, entry)  # of two papers, the older answers
     return {"papers": out, "invalid": asked.invalid,
-            "shared": _shared_on_page(user, asked, by_key)}
+            "shared": _shared_on_page(shared, asked, by_key)}
 
 
-def _shared_on_page(user: User, asked: _Asked, by_key: dict[str, str]) -> dict:
+def _shared_on_page(rows: list, asked: _Asked, by_key: dict[str, str]) -> dict:
     """Which of the page's papers other members of the user's groups shared to one of them,
     found by any of their identities as the user's own are: ``{key: [{"user", "paper_id",
     "groups", "notes", "highlights"}]}`` (``notes``: how many; ``highlights``: theirs, to paint
     read-only), whether or not the user saved it too."""
     out: dict[str, list] = {}
-    for pid, name, matched, groups_, notes, highlights in group_queries.shared_on_page(
-            user.id, list(by_key)):
+    for pid, name, matched, groups_, notes, highlights in rows:
         if isinstance(groups_, str):
             groups_ = json.loads(groups_)
         entry = {"user": name, "paper_id": pid, "groups": groups_, "notes": notes,

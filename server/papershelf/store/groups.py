@@ -1,7 +1,6 @@
 """The queries of groups: memberships, shares, a group's shelf, and what members saved of a
 page's papers (the page lookup's group part), with their dialect differences."""
 
-import json
 from collections import defaultdict
 
 from papershelf.store import records
@@ -150,40 +149,28 @@ def user_names(user_ids) -> dict[int, str]:
     return {u.id: u.name for u in User.select(User.id, User.name).where(User.id.in_(ids))}
 
 
+def members_sql() -> str:
+    """The other members of the user's groups (two parameters: the user's id twice)."""
+    p = db.param
+    return (f"SELECT DISTINCT m.user_id FROM group_member m WHERE m.group_id IN"
+            f" (SELECT group_id FROM group_member WHERE user_id = {p}) AND m.user_id <> {p}")
+
+
 def shared_on_page(user_id: int, keys: list[str]) -> list[tuple]:
     """The papers known by one of the identities ``keys`` (as stored: ``store.papers.
     identity_key``) that other members of the user's groups shared to one of those groups, by
     the one identity rule the user's own lookup follows: rows ``(paper id, owner name, the keys
     it matched, groups [{"id", "name"}], notes count, highlights [records])``. Found through the
     (user, identity) index of the members' identities, so the size of their libraries does not
-    matter; PostgreSQL answers it in one query, SQLite in a few."""
+    matter. SQLite, in a few queries (PostgreSQL: ``store.papers.page_rows`` asks it with the
+    user's own in one)."""
     if not keys:
         return []
     p = db.param
     mine = f"SELECT group_id FROM group_member WHERE user_id = {p}"
-    members = (f"SELECT DISTINCT m.user_id FROM group_member m WHERE m.group_id IN ({mine})"
-               f" AND m.user_id <> {p}")
     where, params = in_list("pi.identity", keys)
     matches = (f"SELECT pi.paper_id, pi.user_id, pi.identity FROM paper_identity pi"
-               f" WHERE pi.user_id IN ({members}) AND {where}")
-    if is_postgres():
-        highlight = records.pg_json_record(records.HIGHLIGHT_COLUMNS)
-        text = db.execute_sql(
-            f"WITH mine AS ({mine}), m AS ({matches}),"
-            " c AS (SELECT paper_id AS id, MIN(user_id) AS user_id, json_agg(identity) AS matched"
-            " FROM m GROUP BY paper_id),"
-            " s AS (SELECT ps.paper_id, json_agg(json_build_object('id', g.id, 'name', g.name)"
-            " ORDER BY g.id) AS groups FROM paper_share ps JOIN user_group g ON g.id = ps.group_id"
-            " WHERE ps.paper_id IN (SELECT id FROM c) AND ps.group_id IN (SELECT group_id FROM mine)"
-            " GROUP BY ps.paper_id)"
-            # one JSON text of every row, decoded at once (as store.papers.lookup_rows)
-            " SELECT json_agg(json_build_array(c.id, u.name, c.matched, s.groups,"
-            " (SELECT COUNT(*) FROM note n WHERE n.paper_id = c.id),"
-            f" (SELECT json_agg({highlight} ORDER BY {records.HIGHLIGHT_ORDER})"
-            "  FROM highlight h WHERE h.paper_id = c.id)) ORDER BY c.id)::text"
-            ' FROM c JOIN s ON s.paper_id = c.id JOIN "user" u ON u.id = c.user_id',
-            [user_id, user_id, user_id, *params]).fetchone()[0]
-        return json.loads(text) if text else []
+               f" WHERE pi.user_id IN ({members_sql()}) AND {where}")
     owners: dict[int, int] = {}
     matched = defaultdict(list)
     for pid, uid, key in db.execute_sql(matches, [user_id, user_id, *params]).fetchall():

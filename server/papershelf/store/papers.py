@@ -3,12 +3,14 @@
 Saves are the hot path: these are plain SQL built once, not peewee's per-call generation.
 """
 
+import functools
 import hashlib
 import json
 
 from peewee import fn
 
 from papershelf.domain.identities import SCHEMES, identities_of, identities_of_url
+from papershelf.store import groups as group_queries
 from papershelf.store import records
 from papershelf.store.db import db, in_list, is_postgres, is_sqlite
 from papershelf.store.models import Paper
@@ -190,37 +192,107 @@ def papers_with_identities(user_id: int, found: list[str]) -> list[tuple[int, st
     return [(paper_id, keyed[key]) for paper_id, key in rows]
 
 
-LOOKUP_COLUMNS = ("id, arxiv_id, url, source_url, citation_key, authors, authors_more,"
-                  " primary_category, enrichment, enrichment_reason, enrichment_at")
+LOOKUP_COLUMNS = ("id, citation_key, enrichment, enrichment_reason, enrichment_at, authors,"
+                  " authors_more, primary_category")
+
+
+def page_rows(user_id: int, keys: list[str]) -> tuple[list, list]:
+    """What a page lookup reads of the papers known by one of ``keys`` (identities as stored,
+    ``identity_key``, each once): the user's own (rows as ``lookup_rows``) and those other
+    members of the user's groups shared (rows as ``groups.shared_on_page``). PostgreSQL
+    answers both in one query (``_page_sql``), SQLite in a few."""
+    if not keys:
+        return [], []
+    if not is_postgres():
+        return lookup_rows(user_id, keys), group_queries.shared_on_page(user_id, keys)
+    (text,) = db.execute_sql(_page_sql(), [user_id, user_id, user_id, keys, user_id, user_id,
+                                         user_id]).fetchone()
+    return _page_rows(json.loads(text))
+
+
+@functools.cache
+def _page_sql() -> str:
+    """PostgreSQL: a page lookup in one query and one JSON text, flat lists the caller groups
+    by paper: ``[[paper id, identity matched]…], [own paper row…], [[paper id, tag]…],
+    [note…], [highlight…], [[paper id, group id, group name, owner, notes count]…]`` (own
+    papers' tags and notes; the highlights of own and shared papers; the shares of the papers
+    fellow members shared to a group of the user's). Each key is looked up in the (user,
+    identity) index for the user and each fellow member (nested probes, whatever the size of
+    their libraries; a hash of every identity stored cost more); one JSON text decoded at once,
+    not each row's JSON values apart (the driver's decoding of those was a third of the
+    lookup's time); the timestamp written as SQLite keeps it, for records.ts; the authors,
+    decoded, only where arXiv completed them (the page has its own list until then)."""
+    p = db.param
+    paper = ", ".join(
+        "to_char(p.enrichment_at, 'YYYY-MM-DD HH24:MI:SS.US')" if c == "enrichment_at" else
+        "CASE WHEN p.enrichment = 'done' THEN p.authors::json END" if c == "authors" else
+        f"p.{c}" for c in (c.strip() for c in LOOKUP_COLUMNS.split(",")))
+    note = records.pg_json_record(records.NOTE_COLUMNS)
+    highlight = records.pg_json_record(records.HIGHLIGHT_COLUMNS)
+    return (
+        f"WITH u AS (SELECT {p}::int AS user_id UNION ALL {group_queries.members_sql()}),"
+        " k AS MATERIALIZED (SELECT pi.paper_id, pi.user_id, pi.identity FROM u"
+        f" CROSS JOIN unnest({p}::text[]) AS a(identity) CROSS JOIN LATERAL (SELECT paper_id,"
+        " user_id, identity FROM paper_identity pi WHERE pi.user_id = u.user_id"
+        " AND pi.identity = a.identity OFFSET 0) pi),"
+        f" mine AS MATERIALIZED (SELECT DISTINCT paper_id FROM k WHERE user_id = {p}),"
+        f" theirs AS MATERIALIZED (SELECT DISTINCT paper_id, user_id FROM k WHERE user_id <> {p}),"
+        " s AS MATERIALIZED (SELECT ps.paper_id, g.id, g.name FROM paper_share ps"
+        " JOIN user_group g ON g.id = ps.group_id WHERE ps.paper_id IN (SELECT paper_id FROM"
+        f" theirs) AND ps.group_id IN (SELECT group_id FROM group_member WHERE user_id = {p}))"
+        " SELECT json_build_array("
+        " (SELECT json_agg(json_build_array(paper_id, identity)) FROM k),"
+        f" (SELECT json_agg(json_build_array({paper}) ORDER BY p.id) FROM paper p"
+        "  WHERE p.id IN (SELECT paper_id FROM mine)),"
+        f" (SELECT json_agg(json_build_array(pt.paper_id, t.name) ORDER BY pt.paper_id,"
+        f"  {records.TAG_ORDER}) FROM paper_tag pt JOIN tag t ON t.id = pt.tag_id"
+        "  WHERE pt.paper_id IN (SELECT paper_id FROM mine)),"
+        f" (SELECT json_agg({note} ORDER BY paper_id, {records.NOTE_ORDER}) FROM note"
+        "  WHERE paper_id IN (SELECT paper_id FROM mine)),"
+        f" (SELECT json_agg({highlight} ORDER BY paper_id, {records.HIGHLIGHT_ORDER})"
+        "  FROM highlight WHERE paper_id IN (SELECT paper_id FROM mine"
+        "  UNION ALL SELECT paper_id FROM s)),"
+        " (SELECT json_agg(json_build_array(s.paper_id, s.id, s.name, o.name,"
+        "  (SELECT COUNT(*) FROM note n WHERE n.paper_id = s.paper_id)) ORDER BY s.paper_id, s.id)"
+        '  FROM s JOIN theirs t ON t.paper_id = s.paper_id JOIN "user" o ON o.id = t.user_id)'
+        ")::text")
+
+
+def _page_rows(answer: list) -> tuple[list, list]:
+    """``_page_sql``'s flat lists as ``lookup_rows``' and ``groups.shared_on_page``'s rows."""
+    matches, papers, tags, notes, highlights, shares = (part or [] for part in answer)
+    matched: dict[int, list[str]] = {}
+    for pid, identity in matches:
+        matched.setdefault(pid, []).append(identity)
+    tags_of: dict[int, list[str]] = {}
+    for pid, name in tags:
+        tags_of.setdefault(pid, []).append(name)
+    notes_of: dict[int, list[dict]] = {}
+    for note in notes:
+        notes_of.setdefault(note["paper_id"], []).append(note)
+    highlights_of: dict[int, list[dict]] = {}
+    for highlight in highlights:
+        highlights_of.setdefault(highlight["paper_id"], []).append(highlight)
+    own = [(*row, matched[row[0]], tags_of.get(row[0], []), notes_of.get(row[0], []),
+            highlights_of.get(row[0], [])) for row in papers]
+    shared: dict[int, tuple] = {}
+    for pid, group_id, group, owner, count in shares:
+        if pid not in shared:
+            shared[pid] = (pid, owner, matched[pid], [], count, highlights_of.get(pid, []))
+        shared[pid][3].append({"id": group_id, "name": group})
+    return own, list(shared.values())
 
 
 def lookup_rows(user_id: int, keys: list[str]) -> list[tuple]:
     """The user's papers known by one of ``keys`` (identities as stored, ``identity_key``, each
     once): rows of ``LOOKUP_COLUMNS`` followed by the keys they matched, then their tags, notes
-    and highlights. PostgreSQL answers all of it in one query (each round trip cost
-    milliseconds); SQLite, in process, in one query for the papers matched and one each for
-    their tags, notes and highlights."""
-    p = db.param
+    and highlights. SQLite, in process: one query for the papers matched and one each for
+    their tags, notes and highlights (PostgreSQL: ``page_rows``' one query)."""
     if not keys:
         return []
+    p = db.param
     where, params = in_list("identity", keys)
-    matches = f"SELECT paper_id, identity FROM paper_identity WHERE user_id = {p} AND {where}"
     columns = ", ".join(f"paper.{c.strip()}" for c in LOOKUP_COLUMNS.split(","))
-    if is_postgres():
-        # One JSON text of every row: decoded at once, not each row's four JSON values apart
-        # (the driver's decoding of those was a third of the lookup's time). The timestamp is
-        # written as SQLite keeps it, for records.ts.
-        ctes, children, joins = records.children_json_sql("p")
-        row = ", ".join(f"p.{c.strip()}" if c.strip() != "enrichment_at" else
-                        "to_char(p.enrichment_at, 'YYYY-MM-DD HH24:MI:SS.US')"
-                        for c in LOOKUP_COLUMNS.split(","))
-        (text,) = db.execute_sql(
-            f"WITH m AS ({matches}), mi AS (SELECT paper_id, json_agg(identity) AS j FROM m"
-            f" GROUP BY paper_id), p AS (SELECT {columns}, mi.j AS matched FROM paper"
-            f" JOIN mi ON mi.paper_id = paper.id WHERE paper.user_id = {p}), {ctes}"
-            f" SELECT json_agg(json_build_array({row}, p.matched, {children}) ORDER BY p.id)::text"
-            f" FROM p {joins}", [user_id, *params, user_id]).fetchone()
-        return json.loads(text) if text else []
     matched: dict[int, list[str]] = {}
     rows = {}
     for *row, key in db.execute_sql(
@@ -235,3 +307,4 @@ def lookup_rows(user_id: int, keys: list[str]) -> list[tuple]:
     notes = records.notes_by_paper(ids)
     highlights = records.highlights_by_paper(ids)
     return [(*r, matched[r[0]], tags[r[0]], notes[r[0]], highlights[r[0]]) for r in rows]
+
