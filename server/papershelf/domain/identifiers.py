@@ -149,8 +149,8 @@ def normalize_doi(value: str) -> str:
     ValueError if it is no DOI. The one DOI rule: every reader of a DOI takes it from here."""
     if not isinstance(value, str):
         raise ValueError("a DOI is a string")
-    text = unquote(_DOI_ANY_PREFIX.sub("", _URL_TRIM.sub("", unquote(_URL_TRIM.sub("", value)))))
-    text = _URL_TRIM.sub("", text).translate(_ASCII_LOWER)  # DOIs ignore case in ASCII only
+    text = unquote(_DOI_ANY_PREFIX.sub("", unquote(value.strip(_URL_SPACE)).strip(_URL_SPACE)))
+    text = text.strip(_URL_SPACE).translate(_ASCII_LOWER)  # DOIs ignore case in ASCII only
     if not (_DOI.fullmatch(text) or _SHORT_DOI.fullmatch(text)):
         raise ValueError(f"not a DOI: {value!r}")
     return text
@@ -161,9 +161,14 @@ _TRACKING = re.compile(r"utm_[a-z]+|fbclid|gclid|ref_src", re.ASCII | re.IGNOREC
 URL_SCHEMES = ("http", "https", "ftp")
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 # What may surround a pasted address: C0 controls, spaces, Unicode's other spaces, a BOM.
-_URL_SPACE = "[\x00-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
-_URL_TRIM = re.compile(f"^{_URL_SPACE}+|{_URL_SPACE}+$")
+_URL_SPACE = ("".join(map(chr, range(0x21))) + "\x85\xa0\u1680"
+              + "".join(map(chr, range(0x2000, 0x200b))) + "\u2028\u2029\u202f\u205f\u3000\ufeff")
 _URL_DROPPED = re.compile("[\t\r\n]")  # as browsers do, anywhere in the address
+
+
+def trim_url_space(text: str) -> str:
+    """``text`` without the spaces and controls around it (``_URL_SPACE``)."""
+    return text.strip(_URL_SPACE)
 _URL_PARTS = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/?#]*)([^?#]*)(?:\?([^#]*))?")
 _PORT = re.compile(r"[0-9]{1,5}", re.ASCII)
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
@@ -189,7 +194,9 @@ def url_parts(value: str) -> tuple[str, str, str, str]:
     """``normalize_url(value)``'s scheme, host (``host[:port]``), path and query (``""`` when it
     has none), for a reader of the address that would otherwise parse it again; ValueError as
     ``normalize_url``."""
-    text = _URL_DROPPED.sub("", _URL_TRIM.sub("", value if isinstance(value, str) else ""))
+    text = (value if isinstance(value, str) else "").strip(_URL_SPACE)
+    if "\t" in text or "\n" in text or "\r" in text:
+        text = _URL_DROPPED.sub("", text)
     m = _URL_PARTS.match(text)
     if m is None or m[1].lower() not in URL_SCHEMES:
         raise ValueError(f"not an http(s) URL: {value!r}")

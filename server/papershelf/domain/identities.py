@@ -24,8 +24,8 @@ from urllib.parse import unquote, unquote_plus
 
 from papershelf.domain.identifiers import (
     _ASCII_LOWER,
-    _URL_TRIM,
     normalize_doi,
+    trim_url_space,
     try_arxiv_id,
     url_parts,
 )
@@ -86,8 +86,7 @@ _MAY_NAME_A_DOI = re.compile(r"(?:^|&)(?:doi|id|rft_id|rft\.doi|articleid)=|[%+]
                              _A | re.IGNORECASE)
 
 
-def _trim(value: str) -> str:
-    return _URL_TRIM.sub("", value)
+_trim = trim_url_space
 
 
 def _host_of(authority: str) -> str:

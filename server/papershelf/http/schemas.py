@@ -34,13 +34,27 @@ from papershelf.services.listing import SORTS
 from papershelf.services.papers import BULK_MAX
 
 
+class Strings(fields.List):
+    """A list of strings of at most ``max_length`` characters each (the OpenAPI description
+    says so as of ``List(String(validate=Length(max=…)))``), checked in one pass: a lookup
+    holds up to 600, and field by field they cost a millisecond and a half. A list that holds
+    anything else gets marshmallow's own errors, item by item."""
+
+    def __init__(self, max_length: int, **kwargs) -> None:
+        self.max_length = max_length
+        super().__init__(fields.String(validate=validate.Length(max=max_length)), **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if type(value) is list and all(type(v) is str and len(v) <= self.max_length
+                                       for v in value):
+            return list(value)
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
 class LookupSchema(StrictSchema):
-    arxiv_ids = fields.List(fields.String(validate=validate.Length(max=300)),
-                            load_default=list, validate=validate.Length(max=LOOKUP_MAX))
-    urls = fields.List(fields.String(validate=validate.Length(max=2000)),
-                       load_default=list, validate=validate.Length(max=LOOKUP_MAX))
-    ids = fields.List(fields.String(validate=validate.Length(max=2100)),
-                      load_default=list, validate=validate.Length(max=LOOKUP_MAX), metadata={
+    arxiv_ids = Strings(300, load_default=list, validate=validate.Length(max=LOOKUP_MAX))
+    urls = Strings(2000, load_default=list, validate=validate.Length(max=LOOKUP_MAX))
+    ids = Strings(2100, load_default=list, validate=validate.Length(max=LOOKUP_MAX), metadata={
         "description": "identities (doi:…, arxiv:…, openreview:…, acl:…, pmid:…, pmcid:…, "
                        "neurips:…, pmlr:…, cvf:…, ieee:…, pii:…, s2:…, url:…): any identity of "
                        "a saved paper finds it, answered under the key as asked"})
