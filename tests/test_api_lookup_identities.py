@@ -128,6 +128,24 @@ def test_at_most_1000_keys_in_one_lookup(client, alice):
     assert r.status_code == 422 and "ids" in r.json["error"]["fields"]
 
 
+@pytest.mark.parametrize(("body", "field", "message"), [
+    ({"urls": ["https://example.org/a", None]}, "urls", '{"1": ["Field may not be null.'),
+    ({"ids": ["doi:10.1000/1", 10]}, "ids", '{"1": ["Not a valid string.'),
+    ({"arxiv_ids": ["2603.01234", ["2603.01235"]]}, "arxiv_ids", '{"1": ["Not a valid string.'),
+    ({"arxiv_ids": ["2603.01234", "9" * 301]}, "arxiv_ids", '{"1": ["Longer than maximum length 300.'),
+    ({"urls": {"0": "https://example.org/a"}}, "urls", '["Not a valid list.'),
+])
+def test_a_key_that_is_no_string_or_too_long_is_named_in_the_error(client, alice, body, field,
+                                                                    message):
+    """The keys are checked in one pass; a list that fails it gets each item's own error."""
+    paper = _save(client, alice, title=TITLE, url=ACM).json
+    r = client.post("/api/papers/lookup", headers=alice, json=body)
+    assert r.status_code == 422
+    assert list(r.json["error"]["fields"]) == [field]
+    assert message in json.dumps(r.json["error"]["fields"][field])
+    assert _lookup(client, alice, urls=[ACM])["papers"][ACM]["id"] == paper["id"]
+
+
 def test_a_long_address_in_any_script_is_stored_and_found(client, alice):
     url = "https://example.org/" + "論文" * 990  # about 6,000 bytes in UTF-8
     paper = _save(client, alice, title="Long", url=url).json
