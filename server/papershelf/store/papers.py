@@ -213,10 +213,10 @@ def page_rows(user_id: int, keys: list[str]) -> tuple[list, list]:
 @functools.cache
 def _page_sql() -> str:
     """PostgreSQL: a page lookup in one query and one JSON text, flat lists the caller groups
-    by paper: ``[[paper id, identity matched]…], [own paper row…], [[paper id, tag]…],
-    [note…], [highlight…], [[paper id, group id, group name, owner, notes count]…]`` (own
-    papers' tags and notes; the highlights of own and shared papers; the shares of the papers
-    fellow members shared to a group of the user's). Each key is looked up in the (user,
+    by paper: ``[own paper row with the identities it matched…], [[paper id, tag]…], [note…],
+    [highlight…], [[paper id, group id, group name, owner, identities matched, notes
+    count]…]`` (own papers' tags and notes; the highlights of own and shared papers; the
+    shares of the papers fellow members shared to a group of the user's). Each key is looked up in the (user,
     identity) index for the user and each fellow member (nested probes, whatever the size of
     their libraries; a hash of every identity stored cost more); one JSON text decoded at once,
     not each row's JSON values apart (the driver's decoding of those was a third of the
@@ -235,15 +235,16 @@ def _page_sql() -> str:
         f" CROSS JOIN unnest({p}::text[]) AS a(identity) CROSS JOIN LATERAL (SELECT paper_id,"
         " user_id, identity FROM paper_identity pi WHERE pi.user_id = u.user_id"
         " AND pi.identity = a.identity OFFSET 0) pi),"
-        f" mine AS MATERIALIZED (SELECT DISTINCT paper_id FROM k WHERE user_id = {p}),"
-        f" theirs AS MATERIALIZED (SELECT DISTINCT paper_id, user_id FROM k WHERE user_id <> {p}),"
+        " mine AS MATERIALIZED (SELECT paper_id, json_agg(identity) AS matched FROM k"
+        f" WHERE user_id = {p} GROUP BY paper_id),"
+        " theirs AS MATERIALIZED (SELECT paper_id, MIN(user_id) AS user_id, json_agg(identity)"
+        f" AS matched FROM k WHERE user_id <> {p} GROUP BY paper_id),"
         " s AS MATERIALIZED (SELECT ps.paper_id, g.id, g.name FROM paper_share ps"
         " JOIN user_group g ON g.id = ps.group_id WHERE ps.paper_id IN (SELECT paper_id FROM"
         f" theirs) AND ps.group_id IN (SELECT group_id FROM group_member WHERE user_id = {p}))"
         " SELECT json_build_array("
-        " (SELECT json_agg(json_build_array(paper_id, identity)) FROM k),"
-        f" (SELECT json_agg(json_build_array({paper}) ORDER BY p.id) FROM paper p"
-        "  WHERE p.id IN (SELECT paper_id FROM mine)),"
+        f" (SELECT json_agg(json_build_array({paper}, mine.matched) ORDER BY p.id) FROM mine"
+        "  JOIN paper p ON p.id = mine.paper_id),"
         f" (SELECT json_agg(json_build_array(pt.paper_id, t.name) ORDER BY pt.paper_id,"
         f"  {records.TAG_ORDER}) FROM paper_tag pt JOIN tag t ON t.id = pt.tag_id"
         "  WHERE pt.paper_id IN (SELECT paper_id FROM mine)),"
@@ -252,7 +253,7 @@ def _page_sql() -> str:
         f" (SELECT json_agg({highlight} ORDER BY paper_id, {records.HIGHLIGHT_ORDER})"
         "  FROM highlight WHERE paper_id IN (SELECT paper_id FROM mine"
         "  UNION ALL SELECT paper_id FROM s)),"
-        " (SELECT json_agg(json_build_array(s.paper_id, s.id, s.name, o.name,"
+        " (SELECT json_agg(json_build_array(s.paper_id, s.id, s.name, o.name, t.matched,"
         "  (SELECT COUNT(*) FROM note n WHERE n.paper_id = s.paper_id)) ORDER BY s.paper_id, s.id)"
         '  FROM s JOIN theirs t ON t.paper_id = s.paper_id JOIN "user" o ON o.id = t.user_id)'
         ")::text")
@@ -260,10 +261,7 @@ def _page_sql() -> str:
 
 def _page_rows(answer: list) -> tuple[list, list]:
     """``_page_sql``'s flat lists as ``lookup_rows``' and ``groups.shared_on_page``'s rows."""
-    matches, papers, tags, notes, highlights, shares = (part or [] for part in answer)
-    matched: dict[int, list[str]] = {}
-    for pid, identity in matches:
-        matched.setdefault(pid, []).append(identity)
+    papers, tags, notes, highlights, shares = (part or [] for part in answer)
     tags_of: dict[int, list[str]] = {}
     for pid, name in tags:
         tags_of.setdefault(pid, []).append(name)
@@ -273,12 +271,12 @@ def _page_rows(answer: list) -> tuple[list, list]:
     highlights_of: dict[int, list[dict]] = {}
     for highlight in highlights:
         highlights_of.setdefault(highlight["paper_id"], []).append(highlight)
-    own = [(*row, matched[row[0]], tags_of.get(row[0], []), notes_of.get(row[0], []),
+    own = [(*row, tags_of.get(row[0], []), notes_of.get(row[0], []),
             highlights_of.get(row[0], [])) for row in papers]
     shared: dict[int, tuple] = {}
-    for pid, group_id, group, owner, count in shares:
+    for pid, group_id, group, owner, matched, count in shares:
         if pid not in shared:
-            shared[pid] = (pid, owner, matched[pid], [], count, highlights_of.get(pid, []))
+            shared[pid] = (pid, owner, matched, [], count, highlights_of.get(pid, []))
         shared[pid][3].append({"id": group_id, "name": group})
     return own, list(shared.values())
 
