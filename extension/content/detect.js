@@ -10,8 +10,10 @@
 
 function papershelfMayDescribePaper(doc, href) {
   // The tags are in the head: a query there costs microseconds, where one over a 1 MB body
-  // would cost a millisecond.
-  const head = doc.head || doc.documentElement;
+  // would cost a millisecond. A page whose head has no named meta tag at all may have written
+  // them in its body (PMLR's 2017 pages open a second <head> inside the body, which a browser
+  // drops, leaving its tags there): only then is the whole document looked in.
+  const head = doc.head && doc.head.querySelector("meta[name], meta[property]") ? doc.head : doc.documentElement;
   if (head.querySelector('meta[name="citation_title"], meta[name="dc.title" i], meta[name="dcterms.title" i], meta[name^="prism." i], ' +
       'meta[name="doi" i][content*="10."], meta[id="doi" i][content*="10."]')) {
     return true;

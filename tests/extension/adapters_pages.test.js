@@ -11,6 +11,7 @@ import path from "node:path";
 import { PAGES, htmlDocument } from "./helpers.js";
 import { findPaperElements, findPapersOnPage, marksInPage, pageSavePayload, readEmbeddedMetadata, toSavePayload } from "../../extension/lib/adapters/index.js";
 import { barIsOffOn, normalizeHost } from "../../extension/lib/sites.js";
+import { identitiesOfUrl } from "../../extension/lib/identities.js";
 
 export const SITE_PAGES = JSON.parse(fs.readFileSync(path.join(PAGES, "sites.json"), "utf8"));
 
@@ -267,6 +268,26 @@ test("IEEE Xplore: the paper of xplGlobal.document.metadata (the shape IEEE's do
   assert.equal(p.published, "2016-06");
   assert.equal(p.entry_type, "inproceedings");
   assert.equal(p.pdf_url, "https://ieeexplore.ieee.org/stamp/stamp.jsp?tp=&arnumber=7780459");
+});
+
+test("IEEE Xplore's PDF tab (a real stamp page): no bar, and the tab, its frame's PDF and the document are one paper", () => {
+  const stamp = SITE_PAGES.find((x) => x.file === "ieee/ieeexplore.ieee.org-stamp-9056993.html");
+  const doc = load(stamp.file, stamp.url);
+  assert.deepEqual(findPaperElements(doc), []);
+  const frame = doc.querySelector("iframe[src]").getAttribute("src");
+  assert.match(frame, /\.pdf\?/);
+  const document = SITE_PAGES.find((x) => x.file === "ieee/ieeexplore.ieee.org-document-9056993.html");
+  for (const url of [stamp.url, frame, document.paper.pdf_url]) assert.deepEqual(identitiesOfUrl(url), identitiesOfUrl(document.url), url);
+  assert.deepEqual(identitiesOfUrl(document.url), ["ieee:9056993"]);
+});
+
+test("a citation_pdf_url that is a DOI resolver's address is the DOI, not a PDF", () => {
+  const doc = page(`<meta name="citation_title" content="T"><meta name="citation_pdf_url" content="https://doi.org/10.1177/23998083221081530">`);
+  const m = readEmbeddedMetadata(doc);
+  assert.equal(m.pdf_url, null);
+  assert.equal(m.doi, "10.1177/23998083221081530");
+  const pdf = readEmbeddedMetadata(page(`<meta name="citation_title" content="T"><meta name="citation_pdf_url" content="https://journal.example.org/doi.org/10.1/x.pdf">`));
+  assert.equal(pdf.pdf_url, "https://journal.example.org/doi.org/10.1/x.pdf");
 });
 
 test("OpenReview forum: the note in __NEXT_DATA__ (API v2 values) fills what the tags lack", () => {

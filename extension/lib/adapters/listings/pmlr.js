@@ -2,7 +2,10 @@
  * PMLR volumes (proceedings.mlr.press/v202/). An entry is found from its links to the paper's
  * page (`/v202/<key>.html`) and PDF (`/v202/<key>/<key>.pdf`); the title is the entry's first
  * block without a link, the authors and the venue ("Proceedings of …, PMLR 202:840-902") the
- * two parts of the block after it. The year is in the volume's heading.
+ * two parts of the block after it. The year is in the volume's heading. Older volumes (2017's
+ * layout) give no venue in the entry, only the series and pages ("PMLR 1:1-16"), and link the PDF
+ * from another host (proceedings.pmlr.press): the entry's own PDF link is its PDF wherever it
+ * points.
  */
 
 import { absoluteHref, clean, entriesByLinks, splitAuthorText, textOf, urlOf, yearIn } from "./common.js";
@@ -34,7 +37,8 @@ export const pmlr = {
       const authors = parts.length ? splitAuthorText(parts[0]) : [];
       const venueText = parts[1] || "";
       const pagesMatch = /PMLR\s+\d+:(\d+-\d+)/.exec(venueText);
-      const pdf = links.find((a) => /\.pdf$/i.test(a.getAttribute("href")));
+      const isPdf = (a) => /\.pdf$/i.test((urlOf(a.getAttribute("href"), base) || {}).pathname || "");
+      const pdf = links.find(isPdf) || [...element.querySelectorAll("a[href]")].find(isPdf);
       const [volume, key] = id.split("/");
       const openreview = element.querySelector('a[href*="openreview.net/forum?id="]');
       out.push({
@@ -44,7 +48,7 @@ export const pmlr = {
           authors,
           url: `https://proceedings.mlr.press/${volume}/${key}.html`,
           pdfUrl: pdf ? absoluteHref(pdf, base) : null,
-          venue: clean(venueText.replace(/,\s*PMLR\s.*$/, "")) || null,
+          venue: clean(venueText.replace(/(?:^|,\s*)PMLR\s+\d+:.*$/, "")) || null,
           venueKind: "booktitle",
           year,
           pages: pagesMatch ? pagesMatch[1] : null,
