@@ -6,12 +6,10 @@
  * PDF) names the publisher's landing page, not a PDF: it is read as the DOI, and as no PDF.
  */
 
+import { normalizeDoi } from "../../identities.js";
 import { bestDate, cleanAbstract, cleanAuthors, doiOf, pageRange, splitAuthorList, squash } from "./clean.js";
 
 const first = (metas, name) => (metas.get(name) || [])[0] || "";
-
-/** `https://doi.org/10.…`, `http://dx.doi.org/10.…`: an address that resolves a DOI. */
-const DOI_RESOLVER = /^https?:\/\/(?:dx\.)?doi\.org\/10\./i;
 
 /** The paper the tags describe as a partial record (see meta/index.js), or null. */
 export function readHighwire(doc, metas) {
@@ -24,7 +22,8 @@ export function readHighwire(doc, metas) {
   const thesis = first(metas, "citation_dissertation_institution");
   const report = first(metas, "citation_technical_report_institution");
   const pdf = squash(first(metas, "citation_pdf_url"));
-  const pdfIsDoi = DOI_RESOLVER.test(pdf);
+  // an address that is a DOI by the one DOI rule is a resolver's (https://doi.org/10.…)
+  const pdfDoi = /^https?:\/\//i.test(pdf) ? normalizeDoi(pdf) : null;
   const entryType = thesis ? "phdthesis" : report ? "techreport" : first(metas, "citation_conference_title") ? "inproceedings"
     : booktitle ? "incollection" : journal ? "article" : null;
   return {
@@ -32,7 +31,7 @@ export function readHighwire(doc, metas) {
     authors: cleanAuthors(authors),
     published: bestDate(["citation_publication_date", "citation_date", "citation_online_date", "citation_year"].map((n) => first(metas, n))),
     abstract: cleanAbstract(first(metas, "citation_abstract")),
-    doi: doiOf(first(metas, "citation_doi")) || (pdfIsDoi ? doiOf(pdf) : null),
+    doi: doiOf(first(metas, "citation_doi")) || pdfDoi,
     arxiv_id: squash(first(metas, "citation_arxiv_id")) || null,
     journal: journal || null,
     booktitle: booktitle || null,
@@ -40,7 +39,7 @@ export function readHighwire(doc, metas) {
     number: squash(first(metas, "citation_issue")) || null,
     pages: pageRange(first(metas, "citation_firstpage"), first(metas, "citation_lastpage")),
     publisher: squash(first(metas, "citation_publisher") || thesis || report) || null,
-    pdf_url: pdf && !pdfIsDoi ? pdf : null,
+    pdf_url: pdf && !pdfDoi ? pdf : null,
     entry_type: entryType,
     affiliations: [...new Set((metas.get("citation_author_institution") || []).map(squash).filter(Boolean))],
     keywords: (metas.get("citation_keywords") || []).flatMap((k) => k.split(/\s*[;,]\s*/)).map(squash).filter(Boolean),
