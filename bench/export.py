@@ -222,6 +222,13 @@ def stored_library(records: list[dict], data_dir: str, url: str):
                 Highlight.insert_many(highlights).execute()
 
         write(load)
+    if not url.startswith("sqlite"):
+        # a store that grew to this size has been analyzed by autovacuum many times over; a bulk
+        # load that took seconds has not been yet (its planner would guess 1,700 papers)
+        import psycopg
+
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("VACUUM ANALYZE")
     return app, token
 
 

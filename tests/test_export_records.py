@@ -79,3 +79,24 @@ def test_the_export_is_byte_for_byte_what_the_writer_makes_of_model_records(app,
     r = client.get(f"/api/export?format={fmt}", headers=varied)
     assert r.status_code == 200
     assert r.get_data(as_text=True) == "".join(writer_for(fmt)(by_models))
+
+
+def test_entry_rows_give_the_entry_fields_of_the_same_records(app, client, varied):
+    """What the BibTeX export reads (``entry_rows_by_id``): each record's ``ENTRY_FIELDS``, its
+    notes' and highlights' fields of ``ENTRY_NOTE``/``ENTRY_HIGHLIGHT``, as the full records
+    have them, in the order asked."""
+    from papershelf.domain.record import ENTRY_FIELDS, ENTRY_HIGHLIGHT, ENTRY_NOTE
+    from papershelf.store import records
+
+    by_models, _, ids = _stored_records(app)
+    assert any(r["notes"] for r in by_models) and any(r["highlights"] for r in by_models)
+    expected = [{**{k: r[k] for k in ENTRY_FIELDS},
+                 "notes": [{k: n[k] for k in ENTRY_NOTE} for n in r["notes"]],
+                 "highlights": [{k: h[k] for k in ENTRY_HIGHLIGHT} for h in r["highlights"]]}
+                for r in by_models]
+    with app.extensions["papershelf_db"].connection_context():
+        got = [records.entry_record_of(raw) for raw in records.entry_rows_by_id(ids)]
+        assert records.entry_rows_by_id([]) == []
+        picked = records.entry_rows_by_id([ids[1], -5, ids[0]])
+    assert got == expected
+    assert [records.entry_record_of(raw) for raw in picked] == [expected[1], expected[0]]

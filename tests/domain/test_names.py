@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pybtex.database
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from papershelf.domain.citekey import make_citation_key
@@ -189,6 +189,28 @@ def test_any_name_reads_back_into_the_same_parts(name):
 
 @pytest.mark.parametrize("name", ["Wei Jiang", "Aidan N. Gomez", "Martin Luther King Jr.",
                                   "Meta AI", "Ludwig van Beethoven", "A B C D", "Smith, John",
-                                  "Ofir Press", "Qwen Team", "The Lab", "Wei Zhang42"])
+                                  "Ofir Press", "Qwen Team", "The Lab", "Wei Zhang42",
+                                  "José García", "Ólafur Arnalds", "Zoë Yılmaz42", "Иван Петров",
+                                  "And Smith", "Wei And", "Wei Team(x", "Anna Lab,", "Tom & Jerry",
+                                  "Li Wang Jr", "Ana O'neil", "Ana D_x", "山田 太郎"])
 def test_the_fast_path_for_plain_names_writes_what_the_rules_write(name):
     assert bibtex_name(name) == format_bibtex_name(name_parts(name))
+    assert bibtex_name(name, True) == format_bibtex_name(name_parts(name), True)
+
+
+# words shaped as given names are ("Zoë", "Yılmaz42", "O'neil"), the shape the fast path takes
+_capitalized_word = st.builds(
+    lambda head, rest: head + rest,
+    st.characters(categories=("Lu",)),
+    st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc", "Z", "Lu", "Lt")),
+            max_size=7))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(words=st.lists(_capitalized_word, min_size=1, max_size=4))
+def test_the_fast_path_agrees_with_the_rules_on_any_capitalized_name(words):
+    name = " ".join(words)
+    parts = name_parts(name)
+    assume(parts is not None)
+    assert bibtex_name(name) == format_bibtex_name(parts)
+    assert bibtex_name(name, True) == format_bibtex_name(parts, True)

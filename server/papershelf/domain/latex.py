@@ -192,12 +192,14 @@ _NOT_SPECIAL = bytes(b for b in range(128) if b not in _SPECIAL_BYTES)
 _ALL_ASCII = bytes(range(128))
 _HOLD_BYTES = frozenset({1, 2, 3})
 _LONE = frozenset(b"-'")  # harmless alone, ligatures in pairs
-# byte -> its replacement(s), in the order they must run: held characters, ligatures, the rest
-_STEPS = {ord(ch): ((ch, held),) for ch, held in _HOLD}
-_STEPS[ord("-")] = ((b"--", b"-{}-"), (b"--", b"-{}-"))  # twice: "---" -> "-{}--" -> "-{}-{}-"
-_STEPS[ord("'")] = ((b"''", b"'{}'"), (b"''", b"'{}'"))
+# the held characters first (their replacements bring in none of the others); then byte ->
+# its replacement(s), which may run in any order: none brings in a character another replaces
+_HOLD_STEPS = tuple((ch[0], ch, held) for ch, held in _HOLD)
+_HELD_BYTES = frozenset(ch[0] for ch, _ in _HOLD)
+_STEPS = {ord("-"): ((b"--", b"-{}-"), (b"--", b"-{}-")),  # twice: "---" -> "-{}--" -> "-{}-{}-"
+          ord("'"): ((b"''", b"'{}'"), (b"''", b"'{}'"))}
 _STEPS.update({ch[0]: ((ch, latex),) for ch, latex in _REST})
-_ORDER = {byte: i for i, byte in enumerate(_STEPS)}
+_SPECIAL_ASCII = _HELD_BYTES | _STEPS.keys()
 _RELEASE = tuple((ord(ch), held, latex) for (ch, held), (_, latex) in zip(_HOLD, _HELD, strict=True))
 
 
@@ -217,11 +219,17 @@ def encode_latex(text: str, *, utf8: bool = False) -> str:
     present = set(found)
     if not _HOLD_BYTES.isdisjoint(present):
         return _encode_by_pattern(text, utf8)
-    present &= _STEPS.keys()
+    present &= _SPECIAL_ASCII
     if present <= _LONE and b"--" not in data and b"''" not in data:
         if ascii_only or (utf8 and b"\xc2" not in found):  # (C1 controls are \xc2\x80-\x9f)
             return text
-    for byte in sorted(present, key=_ORDER.__getitem__):
+    held = not _HELD_BYTES.isdisjoint(present)
+    if held:
+        for byte, old, new in _HOLD_STEPS:
+            if byte in present:
+                data = data.replace(old, new)
+        present -= _HELD_BYTES
+    for byte in present:
         for old, new in _STEPS[byte]:
             data = data.replace(old, new)
     if not ascii_only:
@@ -230,9 +238,9 @@ def encode_latex(text: str, *, utf8: bool = False) -> str:
                 pair = _non_ascii_bytes(ch)
                 if pair is not None:
                     data = data.replace(*pair)
-    for byte, held, latex in _RELEASE:
-        if byte in present:
-            data = data.replace(held, latex)
+    if held:
+        for _, placeholder, latex in _RELEASE:
+            data = data.replace(placeholder, latex)
     return data.decode("utf-8", "surrogatepass")
 
 

@@ -419,21 +419,35 @@ def format_bibtex_name(parts: NameParts, utf8: bool = False) -> str:
     return f"{head}, {first}" if first else head
 
 
+_NOT_PLAIN = frozenset(",()&")
+
+
+def _plain_person(name: str, words: list[str]) -> bool:
+    """Two or three words each written as a given name is, one capital then lower case ("Wei
+    Jiang", "José García", "Zoë Yılmaz42"): a person whose surname is the final word (no
+    acronym, no von, no jr; no word of an institution's, no "and", no comma, bracket or
+    ampersand)."""
+    return (1 < len(words) < 4 and words[0] != "The"
+            and all(w[:1].isupper() and w[1:].islower() and w.lower() not in _ORG_WORDS
+                    and w.lower() != "and" for w in words)
+            and words[-1].lower() not in SUFFIXES and _NOT_PLAIN.isdisjoint(name))
+
+
 @lru_cache(maxsize=2048)  # bounded: authors recur across a library; memory stays flat
 def bibtex_name(name: str, utf8: bool = False) -> str:
     """One display name as it goes into a BibTeX ``author`` list (``{}`` for a blank one)."""
     if not name.isprintable():
         name = as_exported(name)  # control characters are spaces in an export
     words = name.split()
-    if (1 < len(words) < 4 and name.isascii() and words[0] != "The"
-            and all(w[0].isupper() and w[1:].islower() and w.lower() not in _ORG_WORDS
-                    for w in words)
-            and words[-1].lower() not in SUFFIXES and "," not in name
-            and encode_latex(name) is name):
-        # the common case, "Wei Jiang": capitalized words (so no acronym, no von), no jr,
-        # nothing to encode, no word of an institution's (an export spends a good part of its
-        # time on names; the general way below gives the same)
-        return f"{words[-1]}, {' '.join(words[:-1])}"
+    if _plain_person(name, words):
+        # the common case: ``Last, First``, each word encoded as ``format_bibtex_name`` does
+        # (an export spends a good part of its time on names; the general way below gives the
+        # same: ``name_parts`` finds no von part, since no word is lower case, and no
+        # organisation)
+        if name.isascii() and encode_latex(name) is name:
+            return f"{words[-1]}, {' '.join(words[:-1])}"
+        return (_encode_word(words[-1], utf8) + ", "
+                + " ".join([_encode_word(w, utf8) for w in words[:-1]]))
     parts = name_parts(name)
     return "{}" if parts is None else format_bibtex_name(parts, utf8)
 

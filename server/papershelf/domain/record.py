@@ -71,6 +71,20 @@ NOTE_RECORD = ("id", "paper_id", "body", "created_at", "updated_at")
 HIGHLIGHT_RECORD = ("id", "paper_id", "field", "section", "page", "exact", "prefix", "suffix",
                     "start", "end", "color", "comment", "created_at", "updated_at")
 
+# What a bibliography entry (BibTeX, BibLaTeX: ``formats.bibtex_write``) is written from: the
+# record's fields its writer reads, and the fields of each note and highlight it reads (the order
+# of the notes and highlights, and the ``annote`` text). The exports read nothing else of the
+# store for an entry (``store.records.entry_rows_by_id``); tests hold the writer to this list.
+ENTRY_FIELDS = (
+    "arxiv_id", "doi", "url", "title", "authors", "authors_more", "abstract", "published",
+    "published_precision", "tags", "reading_state", "starred", "primary_category", "journal_ref",
+    "entry_type", "journal", "booktitle", "volume", "number", "pages", "publisher", "edition",
+    "editors", "extra", "verbatim", "citation_key", "key_aliases", "published_version", "cite",
+    "notes", "highlights",
+)
+ENTRY_NOTE = ("id", "body", "created_at")
+ENTRY_HIGHLIGHT = ("id", "field", "page", "exact", "start", "end", "comment")
+
 
 def provisional_title(arxiv_id: str) -> str:
     """The title of a paper saved from its arXiv id alone, until arXiv answers with the real one."""

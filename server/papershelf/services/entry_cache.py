@@ -1,12 +1,13 @@
 """BibTeX and BibLaTeX exports, each entry written once for what it is written from.
 
 An entry depends on nothing but its paper's record and the export's options (``formats``'
-writers promise it), and a record on nothing but its raw rows (``store.records.rows_by_id``:
-the paper's row, its tags, notes and highlights). So an entry is kept under a digest of the
-format, the options and those raw rows (BLAKE2b, 128 bits, over a serialization that tells
-every value and type apart, ``digest``) and is only ever served for exactly that input: any write that
-changes what a paper's entry is made from (a field, a tag or its name, a note, a highlight, the
-citation key, the reading state) gives another digest, and the entry is written anew. Nothing is
+writers promise it), and on nothing of the record but its ``domain.record.ENTRY_FIELDS``, read
+from raw rows (``store.records.entry_rows_by_id``: what of the paper's row, its tags, notes and
+highlights an entry is written from). So an entry is kept under a digest of the format, the
+options and those raw rows (BLAKE2b, 128 bits, over a serialization that tells every value and
+type apart, ``digest``) and is only ever served for exactly that input: any write that changes
+what a paper's entry is made from (a field, a tag or its name, a note, a highlight, the citation
+key, the reading state) gives another digest, and the entry is written anew. Nothing is
 invalidated because nothing can go stale; entries no export asks for any more are pushed out.
 
 The store of entries is bounded (``MAX_CHARS`` characters, least recently used out first, about
@@ -125,12 +126,12 @@ def entries_for(fmt: str, order: list[int], options: dict,
 def _entries(fmt, order, write, options: tuple, cache: EntryCache) -> Iterator[str]:
     run = cache.new_run()
     for i in range(0, len(order), BATCH):
-        raws = records.rows_by_id(order[i:i + BATCH])
+        raws = records.entry_rows_by_id(order[i:i + BATCH])
         keys = [digest(fmt, options, raw) for raw in raws]
         entries = cache.get_many(keys, run)
         missing = [j for j, entry in enumerate(entries) if entry is None]
         if missing:
-            written = write([records.record_of(raws[j]) for j in missing])
+            written = write([records.entry_record_of(raws[j]) for j in missing])
             for j, entry in zip(missing, written, strict=True):
                 entries[j] = entry
             cache.put_many([(keys[j], entries[j]) for j in missing], run)

@@ -49,7 +49,7 @@ from papershelf.formats.upload import decode_upload, sniff_format
 from papershelf.services import citekeys, entry_cache, listing, papers, published, search
 from papershelf.store import papers as queries
 from papershelf.store import records
-from papershelf.store.db import let_other_writers_in, write
+from papershelf.store.db import let_other_writers_in, plain_rows, write
 from papershelf.store.models import Highlight, Note, Paper, User, utcnow
 
 BATCH = 500
@@ -68,7 +68,7 @@ def export_order(user: User, *, q: str | None = None, tag: str | None = None,
     fixed (cited from now on: a failure raises here, before anything is sent)."""
     query = (listing.filtered(user, q=q, tag=tag, topic=topic, ids=ids)
              .select(Paper.id, Paper.citation_key))
-    rows = list(query.tuples())  # (plain tuples, no model per row: 10,000 of them for a library)
+    rows = plain_rows(query)  # (no model per row: 10,000 of them for a library)
     order = [pid for pid, _ in sorted(rows, key=lambda row: (row[1], row[0]))]
     citekeys.fix_exported(user, order)
     return order

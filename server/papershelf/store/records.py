@@ -5,7 +5,7 @@ import json
 from collections import defaultdict
 from datetime import date, datetime
 
-from papershelf.domain.record import HIGHLIGHT_RECORD, NOTE_RECORD
+from papershelf.domain.record import ENTRY_HIGHLIGHT, ENTRY_NOTE, HIGHLIGHT_RECORD, NOTE_RECORD
 from papershelf.store.db import db, in_list, is_postgres
 from papershelf.store.models import Highlight, Note, Paper
 
@@ -321,3 +321,102 @@ def records_by_id(ids: list[int]) -> list[dict]:
     notes and highlights, from raw rows (``rows_by_id``): the same records as
     ``paper_records``."""
     return [record_of(raw) for raw in rows_by_id(ids)]
+
+
+# ---- what an entry is written from (the BibTeX and BibLaTeX exports) ------------------------
+
+# The paper columns of ``domain.record.ENTRY_FIELDS`` (and the id), the JSON ones read as one
+# JSON array; each note's and highlight's of ``ENTRY_NOTE`` and ``ENTRY_HIGHLIGHT``, its paper's
+# id last (``zip`` with the field names leaves it out). Plain queries on both stores: building
+# the annotations' JSON in PostgreSQL cost more than the rest of an export's reads together.
+_ENTRY_COLUMNS = (
+    "id", "arxiv_id", "doi", "url", "title", "authors_more", "abstract", "published",
+    "published_precision", "primary_category", "journal_ref", "entry_type", "journal", "booktitle",
+    "volume", "number", "pages", "publisher", "edition", "citation_key", "cite", "reading_state",
+    "starred",
+)
+_ENTRY_JSON = ("authors", "editors", "extra", "verbatim", "published_version", "key_aliases")
+
+
+def _select_entry_papers() -> str:
+    columns = ", ".join('"published"::text' if is_postgres() and c == "published" else f'"{c}"'
+                        for c in _ENTRY_COLUMNS)
+    json_array = " || ',' || ".join(f"coalesce(\"{c}\", 'null')" for c in _ENTRY_JSON)
+    return f"SELECT {columns}, '[' || {json_array} || ']' FROM paper"
+
+
+def _select_children(table: str, columns: tuple) -> str:
+    select = ", ".join(_api_time_sql(f'"{c}"') if c.endswith("_at") else f'"{c}"'
+                       for c in columns)
+    return f"SELECT {select}, paper_id FROM {table}"
+
+
+def _by_paper(rows) -> dict[int, tuple]:
+    out = defaultdict(list)
+    for row in rows:
+        out[row[-1]].append(row)
+    return {pid: tuple(rows) for pid, rows in out.items()}
+
+
+def entry_rows_by_id(ids: list[int]) -> list[tuple]:
+    """The papers ``ids`` that exist, in the order of ``ids``, as raw rows of what their entries
+    are written from: ``(paper row, tags, notes, highlights)``, plain values only (text,
+    numbers, None; ``entry_record_of`` builds the record). Four queries on either store."""
+    if not ids:
+        return []
+    where, params = in_list("id", list(ids))
+    rows = db.execute_sql(f"{_select_entry_papers()} WHERE {where}", params).fetchall()
+    found = [row[0] for row in rows]
+    tags = {pid: tuple(names) for pid, names in tags_by_paper(found).items()}
+    notes = _by_paper(_in_rows(_select_children("note", ENTRY_NOTE), "paper_id", found,
+                               f"ORDER BY {NOTE_ORDER}"))
+    highlights = _by_paper(_in_rows(_select_children("highlight", ENTRY_HIGHLIGHT), "paper_id",
+                                    found, f"ORDER BY paper_id, {HIGHLIGHT_ORDER}"))
+    by_id = {row[0]: (row, tags.get(row[0]), notes.get(row[0]), highlights.get(row[0]))
+             for row in rows}
+    return [by_id[pid] for pid in ids if pid in by_id]
+
+
+def entry_record_of(raw: tuple) -> dict:
+    """The record of one of ``entry_rows_by_id``'s raw rows: its ``ENTRY_FIELDS`` alone, each
+    as the full record (``record_of``) has it."""
+    row, tags, notes, highlights = raw
+    (_, arxiv_id, doi, url, title, authors_more, abstract, published, precision,
+     primary_category, journal_ref, entry_type, journal, booktitle, volume, number, pages,
+     publisher, edition, citation_key, cite, reading_state, starred, jsons) = row
+    authors, editors, extra, verbatim, published_version, key_aliases = _loads(jsons)
+    return {
+        "arxiv_id": arxiv_id,
+        "doi": doi,
+        "url": url,
+        "title": title,
+        "authors": authors or [],
+        "authors_more": authors_more,
+        "abstract": abstract or "",
+        "published": published,
+        "published_precision": precision if published else None,
+        "tags": list(tags) if tags else [],
+        "reading_state": reading_state or "unread",
+        "starred": bool(starred),
+        "primary_category": primary_category,
+        "journal_ref": journal_ref,
+        "entry_type": entry_type,
+        "journal": journal,
+        "booktitle": booktitle,
+        "volume": volume,
+        "number": number,
+        "pages": pages,
+        "publisher": publisher,
+        "edition": edition,
+        "editors": editors or [],
+        "extra": extra or {},
+        "verbatim": verbatim or {},
+        "citation_key": citation_key,
+        "key_aliases": key_aliases or [],
+        "published_version": published_version,
+        "cite": _cite(published_version, cite),
+        # (each row ends in its paper's id, which zip leaves out)
+        "notes": [dict(zip(ENTRY_NOTE, n, strict=False)) for n in notes] if notes else [],
+        "highlights": ([dict(zip(ENTRY_HIGHLIGHT, h, strict=False)) for h in highlights]
+                       if highlights else []),
+    }
