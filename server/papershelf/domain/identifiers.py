@@ -149,8 +149,8 @@ def normalize_doi(value: str) -> str:
     ValueError if it is no DOI. The one DOI rule: every reader of a DOI takes it from here."""
     if not isinstance(value, str):
         raise ValueError("a DOI is a string")
-    text = unquote(_DOI_ANY_PREFIX.sub("", unquote(value.strip(_URL_SPACE)).strip(_URL_SPACE)))
-    text = text.strip(_URL_SPACE).translate(_ASCII_LOWER)  # DOIs ignore case in ASCII only
+    text = unquote(_DOI_ANY_PREFIX.sub("", trim_url_space(unquote(trim_url_space(value)))))
+    text = trim_url_space(text).translate(_ASCII_LOWER)  # DOIs ignore case in ASCII only
     if not (_DOI.fullmatch(text) or _SHORT_DOI.fullmatch(text)):
         raise ValueError(f"not a DOI: {value!r}")
     return text
@@ -164,14 +164,14 @@ _DEFAULT_PORTS = {"http": 80, "https": 443}
 _URL_SPACE = ("".join(map(chr, range(0x21))) + "\x85\xa0\u1680"
               + "".join(map(chr, range(0x2000, 0x200b))) + "\u2028\u2029\u202f\u205f\u3000\ufeff")
 _URL_DROPPED = re.compile("[\t\r\n]")  # as browsers do, anywhere in the address
+_URL_PARTS = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/?#]*)([^?#]*)(?:\?([^#]*))?")
+_PORT = re.compile(r"[0-9]{1,5}", re.ASCII)
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
 def trim_url_space(text: str) -> str:
     """``text`` without the spaces and controls around it (``_URL_SPACE``)."""
     return text.strip(_URL_SPACE)
-_URL_PARTS = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/?#]*)([^?#]*)(?:\?([^#]*))?")
-_PORT = re.compile(r"[0-9]{1,5}", re.ASCII)
-_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
 def normalize_url(value: str) -> str:
@@ -194,7 +194,7 @@ def url_parts(value: str) -> tuple[str, str, str, str]:
     """``normalize_url(value)``'s scheme, host (``host[:port]``), path and query (``""`` when it
     has none), for a reader of the address that would otherwise parse it again; ValueError as
     ``normalize_url``."""
-    text = (value if isinstance(value, str) else "").strip(_URL_SPACE)
+    text = trim_url_space(value if isinstance(value, str) else "")
     if "\t" in text or "\n" in text or "\r" in text:
         text = _URL_DROPPED.sub("", text)
     m = _URL_PARTS.match(text)

@@ -86,8 +86,6 @@ _MAY_NAME_A_DOI = re.compile(r"(?:^|&)(?:doi|id|rft_id|rft\.doi|articleid)=|[%+]
                              _A | re.IGNORECASE)
 
 
-_trim = trim_url_space
-
 
 def _host_of(authority: str) -> str:
     """A normalized address's host without its port or ``www.``."""
@@ -259,9 +257,9 @@ def normalize_identity(value: str) -> str | None:
     ``arxiv:2603.01234v2``, ``pmcid:7092803``…) in its one form, or None when it is none."""
     if not isinstance(value, str):
         return None
-    scheme, sep, rest = _trim(value).partition(":")
+    scheme, sep, rest = trim_url_space(value).partition(":")
     scheme = scheme.translate(_ASCII_LOWER)
-    rest = _trim(rest)
+    rest = trim_url_space(rest)
     if not sep or not rest:
         return None
     if scheme == "doi":

@@ -192,8 +192,8 @@ def papers_with_identities(user_id: int, found: list[str]) -> list[tuple[int, st
     return [(paper_id, keyed[key]) for paper_id, key in rows]
 
 
-LOOKUP_COLUMNS = ("id, citation_key, enrichment, enrichment_reason, enrichment_at, authors,"
-                  " authors_more, primary_category")
+LOOKUP_COLUMNS = ("id", "citation_key", "enrichment", "enrichment_reason", "enrichment_at",
+                  "authors", "authors_more", "primary_category")
 
 
 def page_rows(user_id: int, keys: list[str]) -> tuple[list, list]:
@@ -216,17 +216,17 @@ def _page_sql() -> str:
     by paper: ``[own paper row with the identities it matched…], [[paper id, tag]…], [note…],
     [highlight…], [[paper id, group id, group name, owner, identities matched, notes
     count]…]`` (own papers' tags and notes; the highlights of own and shared papers; the
-    shares of the papers fellow members shared to a group of the user's). Each key is looked up in the (user,
-    identity) index for the user and each fellow member (nested probes, whatever the size of
-    their libraries; a hash of every identity stored cost more); one JSON text decoded at once,
-    not each row's JSON values apart (the driver's decoding of those was a third of the
-    lookup's time); the timestamp written as SQLite keeps it, for records.ts; the authors,
+    shares of the papers fellow members shared to a group of the user's). Each key is looked
+    up in the (user, identity) index for the user and each fellow member (nested probes,
+    whatever the size of their libraries; a hash of every identity stored cost more); one JSON
+    text decoded at once, not each row's JSON values apart (the driver's decoding of those was
+    a third of the lookup's time); the timestamp written as SQLite keeps it, for records.ts; the authors,
     decoded, only where arXiv completed them (the page has its own list until then)."""
     p = db.param
     paper = ", ".join(
         "to_char(p.enrichment_at, 'YYYY-MM-DD HH24:MI:SS.US')" if c == "enrichment_at" else
         "CASE WHEN p.enrichment = 'done' THEN p.authors::json END" if c == "authors" else
-        f"p.{c}" for c in (c.strip() for c in LOOKUP_COLUMNS.split(",")))
+        f"p.{c}" for c in LOOKUP_COLUMNS)
     note = records.pg_json_record(records.NOTE_COLUMNS)
     highlight = records.pg_json_record(records.HIGHLIGHT_COLUMNS)
     return (
@@ -290,7 +290,7 @@ def lookup_rows(user_id: int, keys: list[str]) -> list[tuple]:
         return []
     p = db.param
     where, params = in_list("identity", keys)
-    columns = ", ".join(f"paper.{c.strip()}" for c in LOOKUP_COLUMNS.split(","))
+    columns = ", ".join(f"paper.{c}" for c in LOOKUP_COLUMNS)
     matched: dict[int, list[str]] = {}
     rows = {}
     for *row, key in db.execute_sql(
@@ -305,4 +305,3 @@ def lookup_rows(user_id: int, keys: list[str]) -> list[tuple]:
     notes = records.notes_by_paper(ids)
     highlights = records.highlights_by_paper(ids)
     return [(*r, matched[r[0]], tags[r[0]], notes[r[0]], highlights[r[0]]) for r in rows]
-

@@ -138,13 +138,30 @@ def tags_by_paper(paper_ids) -> dict[int, list[str]]:
 
 
 def _child_rows(table: str, columns: tuple, paper_ids, order: str) -> dict[int, tuple]:
-    """A table's rows (``columns``, timestamps in the API's form) by paper, as tuples."""
+    """A table's rows (``columns``, one of them ``paper_id``; timestamps in the API's form) by
+    paper, as tuples."""
     out = defaultdict(list)
     select = ", ".join(_api_time_sql(f'"{c}"') if c.endswith("_at") else f'"{c}"'
                        for c in columns)
+    paper = columns.index("paper_id")
     for row in _in_rows(f"SELECT {select} FROM {table}", "paper_id", paper_ids, order):
-        out[row[1]].append(row)
+        out[row[paper]].append(row)
     return {pid: tuple(rows) for pid, rows in out.items()}
+
+
+def _with_children(rows: list, ids: list[int], note_columns: tuple,
+                   highlight_columns: tuple) -> list[tuple]:
+    """Paper rows (their id first) with their tags, notes and highlights (``_child_rows`` of
+    those columns), as raw rows ``(paper row, tags, notes, highlights)`` in the order of
+    ``ids``: the papers of ``ids`` that exist."""
+    found = [row[0] for row in rows]
+    tags = {pid: tuple(names) for pid, names in tags_by_paper(found).items()}
+    notes = _child_rows("note", note_columns, found, f"ORDER BY {NOTE_ORDER}")
+    highlights = _child_rows("highlight", highlight_columns, found,
+                             f"ORDER BY paper_id, {HIGHLIGHT_ORDER}")
+    by_id = {row[0]: (row, tags.get(row[0]), notes.get(row[0]), highlights.get(row[0]))
+             for row in rows}
+    return [by_id[pid] for pid in ids if pid in by_id]
 
 
 def _children_by_paper(table: str, columns: tuple, paper_ids, order: str) -> dict[int, list]:
@@ -304,16 +321,9 @@ def rows_by_id(ids: list[int]) -> list[tuple]:
                               f" SELECT p.*, {children} FROM p {joins}", params).fetchall()
         n = _ROW_WIDTH + 1
         by_id = {row[0]: (_plain(row[:n]), row[n], row[n + 1], row[n + 2]) for row in rows}
-    else:
-        rows = db.execute_sql(f"{select} WHERE {where}", params).fetchall()
-        found = [row[0] for row in rows]
-        tags = {pid: tuple(names) for pid, names in tags_by_paper(found).items()}
-        notes = _child_rows("note", NOTE_COLUMNS, found, f"ORDER BY {NOTE_ORDER}")
-        highlights = _child_rows("highlight", HIGHLIGHT_COLUMNS, found,
-                                 f"ORDER BY paper_id, {HIGHLIGHT_ORDER}")
-        by_id = {row[0]: (row, tags.get(row[0]), notes.get(row[0]), highlights.get(row[0]))
-                 for row in rows}
-    return [by_id[pid] for pid in ids if pid in by_id]
+        return [by_id[pid] for pid in ids if pid in by_id]
+    rows = db.execute_sql(f"{select} WHERE {where}", params).fetchall()
+    return _with_children(rows, ids, NOTE_COLUMNS, HIGHLIGHT_COLUMNS)
 
 
 def records_by_id(ids: list[int]) -> list[dict]:
@@ -345,19 +355,6 @@ def _select_entry_papers() -> str:
     return f"SELECT {columns}, '[' || {json_array} || ']' FROM paper"
 
 
-def _select_children(table: str, columns: tuple) -> str:
-    select = ", ".join(_api_time_sql(f'"{c}"') if c.endswith("_at") else f'"{c}"'
-                       for c in columns)
-    return f"SELECT {select}, paper_id FROM {table}"
-
-
-def _by_paper(rows) -> dict[int, tuple]:
-    out = defaultdict(list)
-    for row in rows:
-        out[row[-1]].append(row)
-    return {pid: tuple(rows) for pid, rows in out.items()}
-
-
 def entry_rows_by_id(ids: list[int]) -> list[tuple]:
     """The papers ``ids`` that exist, in the order of ``ids``, as raw rows of what their entries
     are written from: ``(paper row, tags, notes, highlights)``, plain values only (text,
@@ -366,15 +363,7 @@ def entry_rows_by_id(ids: list[int]) -> list[tuple]:
         return []
     where, params = in_list("id", list(ids))
     rows = db.execute_sql(f"{_select_entry_papers()} WHERE {where}", params).fetchall()
-    found = [row[0] for row in rows]
-    tags = {pid: tuple(names) for pid, names in tags_by_paper(found).items()}
-    notes = _by_paper(_in_rows(_select_children("note", ENTRY_NOTE), "paper_id", found,
-                               f"ORDER BY {NOTE_ORDER}"))
-    highlights = _by_paper(_in_rows(_select_children("highlight", ENTRY_HIGHLIGHT), "paper_id",
-                                    found, f"ORDER BY paper_id, {HIGHLIGHT_ORDER}"))
-    by_id = {row[0]: (row, tags.get(row[0]), notes.get(row[0]), highlights.get(row[0]))
-             for row in rows}
-    return [by_id[pid] for pid in ids if pid in by_id]
+    return _with_children(rows, ids, (*ENTRY_NOTE, "paper_id"), (*ENTRY_HIGHLIGHT, "paper_id"))
 
 
 def entry_record_of(raw: tuple) -> dict:
