@@ -12,6 +12,12 @@ from papershelf.store import migrations
 from papershelf.store.models import USER_PAPER_IDS_INDEX
 
 
+def _set_version(version):
+    """Make the store one of ``version`` (a new store holds one row, its own version)."""
+    store.db.execute_sql("DELETE FROM schema_version")
+    store.db.execute_sql(f"INSERT INTO schema_version (version) VALUES ({version})")
+
+
 def _version(app):
     with app.extensions["papershelf_db"].connection_context():
         return store.db.execute_sql("SELECT MAX(version) FROM schema_version").fetchone()[0]
@@ -28,7 +34,7 @@ def test_an_older_store_is_migrated_forward_keeping_its_papers(make_app, make_us
     c.post("/api/papers", json={"title": "Kept across the migration"}, headers=headers)
     with app.extensions["papershelf_db"].connection_context():
         # Make it look like a version-1 store.
-        store.db.execute_sql("DELETE FROM schema_version WHERE version > 1")
+        _set_version(1)
         if store.is_postgres():
             store.db.execute_sql(
                 "ALTER TABLE paper_search ALTER COLUMN document SET STORAGE EXTENDED")
@@ -117,7 +123,7 @@ def test_a_version_8_store_gains_the_shelf_index_and_the_migration_runs_twice(ma
         assert _has_index(models.TAG_NAME_INDEX)  # a new store has it
         with store.db.atomic():
             store.db.execute_sql(f"DROP INDEX {models.TAG_NAME_INDEX}")
-            store.db.execute_sql("DELETE FROM schema_version WHERE version > 8")
+            _set_version(8)
     again = make_app()
     assert _version(again) == migrations.SCHEMA_VERSION >= 9
     with again.extensions["papershelf_db"].connection_context():
@@ -200,7 +206,7 @@ def test_a_version_9_store_gains_pdf_highlight_pages_and_the_migration_runs_twic
     with app.extensions["papershelf_db"].connection_context():
         with store.db.atomic():
             store.db.execute_sql("ALTER TABLE highlight DROP COLUMN page")
-            store.db.execute_sql("DELETE FROM schema_version WHERE version > 9")
+            _set_version(9)
     again = make_app()
     assert _version(again) == migrations.SCHEMA_VERSION >= 10
     with again.extensions["papershelf_db"].connection_context():
@@ -222,7 +228,7 @@ def test_a_version_13_store_gains_the_index_of_its_users_paper_ids(make_app, mak
         assert USER_PAPER_IDS_INDEX in _index_names("paper")  # a new store has it
         with store.db.atomic():
             store.db.execute_sql(f"DROP INDEX {USER_PAPER_IDS_INDEX}")
-            store.db.execute_sql("DELETE FROM schema_version WHERE version > 13")
+            _set_version(13)
     again = make_app()
     assert _version(again) == migrations.SCHEMA_VERSION >= 14
     with again.extensions["papershelf_db"].connection_context():
@@ -231,3 +237,27 @@ def test_a_version_13_store_gains_the_index_of_its_users_paper_ids(make_app, mak
             migrations.MIGRATIONS[14]()  # idempotent
     kept = again.test_client().get("/api/papers?q=Kept", headers=headers).json
     assert (kept["total"], [p["id"] for p in kept["items"]]) == (1, [paper["id"]])
+
+
+def test_a_version_14_store_gains_the_identity_index_holding_the_paper(make_app, make_user):
+    app = make_app()
+    headers = make_user("alice")
+    paper = app.test_client().post(
+        "/api/papers", json={"title": "Kept", "doi": "10.1000/kept"}, headers=headers).json
+    new, old = "paper_identity_user_id_identity_paper_id", "paper_identity_user_id_identity"
+    with app.extensions["papershelf_db"].connection_context():
+        assert new in _index_names("paper_identity") and old not in _index_names("paper_identity")
+        with store.db.atomic():  # the index as version 14 had it
+            store.db.execute_sql(f"DROP INDEX {new}")
+            store.db.execute_sql(f"CREATE INDEX {old} ON paper_identity (user_id, identity)")
+            _set_version(14)
+    again = make_app()
+    assert _version(again) == migrations.SCHEMA_VERSION >= 15
+    with again.extensions["papershelf_db"].connection_context():
+        names = _index_names("paper_identity")
+        assert new in names and old not in names
+        with store.db.atomic():
+            migrations.MIGRATIONS[15]()  # idempotent
+    found = again.test_client().post("/api/papers/lookup", json={
+        "arxiv_ids": [], "urls": ["https://doi.org/10.1000/KEPT"]}, headers=headers).json
+    assert found["papers"]["https://doi.org/10.1000/KEPT"]["id"] == paper["id"]

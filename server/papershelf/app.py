@@ -12,6 +12,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 
 from papershelf.http.errors import register_error_handlers
+from papershelf.http.json_provider import JSONProvider
 from papershelf.settings import load_settings
 from papershelf.store import db as store
 from papershelf.store import migrations
@@ -87,6 +88,7 @@ def tune_gc() -> None:
 
 def create_app(test_config: dict | None = None) -> Flask:
     app = Flask(__name__, static_folder="web/static", template_folder="web/templates")
+    app.json = JSONProvider(app)
     app.url_map.converters["id"] = RowId
     cfg = load_settings(test_config)
     app.config.update(cfg)
@@ -102,8 +104,6 @@ def create_app(test_config: dict | None = None) -> Flask:
         # Behind a TLS proxy the library page's Origin check must see the public scheme and host.
         n = cfg["PROXY_FIX"]
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)
-    app.json.sort_keys = False
-    app.json.ensure_ascii = False
 
     if cfg["DATABASE_URL"].startswith("sqlite") or Path(cfg["DATA_DIR"]).exists():
         private_data_dir(cfg["DATA_DIR"], cfg["DATABASE_URL"])

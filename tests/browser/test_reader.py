@@ -310,7 +310,11 @@ def test_arxiv_pdfs_open_in_the_reader_unless_switched_off_and_the_original_is_o
     with page.expect_request(V1) as original:
         page.click("#original")
     assert original.value.resource_type == "document"
-    wait_until(lambda: page.url == V1, what="the original PDF, not redirected again")
+    # (Playwright may lose sight of a tab once it shows the browser's PDF viewer: ask the browser.)
+    tab_urls = "async () => (await chrome.tabs.query({})).map((t) => t.url)"
+    wait_until(lambda: V1 in sw.evaluate(tab_urls), what="the original PDF, not redirected again")
+    page.wait_for_timeout(500)
+    assert V1 in sw.evaluate(tab_urls), "still the original PDF, not the reader again"
     # Switched off in the options: arXiv's PDF is the browser's again.
     options = context.new_page()
     options.goto(sw.url.split("background/")[0] + "options/options.html")

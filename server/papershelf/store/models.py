@@ -156,7 +156,9 @@ class PaperIdentity(BaseModel):
     identity = CharField(max_length=600)
 
     class Meta:
-        indexes = ((("user", "identity"), False), (("paper", "identity"), True))
+        # (user, identity) finds the papers; the paper's id in the index too, so that a page's
+        # lookup reads the index alone, not each identity's row.
+        indexes = ((("user", "identity", "paper"), False), (("paper", "identity"), True))
 
 
 class Tag(BaseModel):
