@@ -5,7 +5,8 @@
 // Highwire citation_* tags, Dublin Core or PRISM tags, a `doi` meta tag (by name, or by id as
 // D-Lib writes it), COinS, JSON-LD that names a scholarly
 // type, og: tags with a DOI in the page's own address or tags, and the sites whose papers are
-// in their own scripts (IEEE Xplore, ScienceDirect, OpenReview). bench/page.py times
+// in their own scripts (IEEE Xplore, ScienceDirect, OpenReview) or only in their text (the ACM
+// DL's pages of 2020, with no metadata tags). bench/page.py times
 // papershelfMayDescribePaper on a big page without a paper.
 
 function papershelfMayDescribePaper(doc, href) {
@@ -18,7 +19,7 @@ function papershelfMayDescribePaper(doc, href) {
       'meta[name="doi" i][content*="10."], meta[id="doi" i][content*="10."]')) {
     return true;
   }
-  if (/(?:^|\.)(?:ieeexplore\.ieee\.org|sciencedirect\.com|openreview\.net)$/.test(new URL(href).hostname)) return true;
+  if (/(?:^|\.)(?:ieeexplore\.ieee\.org|sciencedirect\.com|openreview\.net|dl\.acm\.org)$/.test(new URL(href).hostname)) return true;
   const scripts = doc.scripts; // the document's own list, kept by the browser: no query
   for (let i = 0; i < scripts.length; i++) {
     if (scripts[i].type !== "application/ld+json") continue;

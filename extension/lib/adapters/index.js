@@ -1,7 +1,8 @@
 /**
  * Page adapters: find the papers on a page and read what the page says about each. One table
  * (as hypothesis/client's annotator/integrations/): the site adapters (sites/*.js: alphaXiv,
- * arXiv abstract and listing pages, arXiv HTML, ScienceDirect, IEEE Xplore, OpenReview), the
+ * arXiv abstract and listing pages, arXiv HTML, ScienceDirect, IEEE Xplore, OpenReview, NeurIPS
+ * proceedings, ACM DL), the
  * listing adapters (listings/), and, on any other page, the paper its embedded metadata
  * describes (meta/: Highwire, Dublin Core, PRISM, JSON-LD, COinS, Open Graph with a DOI).
  * An adapter is `{name, hosts, match(location), find(doc) → entries, describe: {kind: fn},
@@ -19,10 +20,12 @@ import { LIMITS } from "../limits.js";
 import { bareHost, locationOf } from "./common.js";
 import { describeEmbedded, embeddedEntry, embeddedPaper } from "./embedded.js";
 import { LISTING_ADAPTERS, LISTING_HOSTS } from "./listings/index.js";
+import { acm } from "./sites/acm.js";
 import { alphaxiv } from "./sites/alphaxiv.js";
 import { arxiv } from "./sites/arxiv.js";
 import { arxivhtml } from "./sites/arxivhtml.js";
 import { ieee } from "./sites/ieee.js";
+import { neurips } from "./sites/neurips.js";
 import { openreview } from "./sites/openreview.js";
 import { sciencedirect } from "./sites/sciencedirect.js";
 
@@ -33,7 +36,7 @@ export { paperFromUrl } from "./sites/arxiv.js";
 export { sectionOf } from "./sites/arxivhtml.js";
 
 /** The site adapters, first match wins. */
-export const SITE_ADAPTERS = [alphaxiv, arxiv, arxivhtml, sciencedirect, ieee, openreview];
+export const SITE_ADAPTERS = [alphaxiv, arxiv, arxivhtml, sciencedirect, ieee, openreview, neurips, acm];
 
 /** Hosts whose pages may carry saved marks: the sites papershelf began on, and the listings. */
 const MARKING_HOSTS = new Set(["alphaxiv.org", "arxiv.org", ...[...LISTING_HOSTS].map(bareHost)]);

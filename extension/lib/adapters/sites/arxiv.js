@@ -31,8 +31,10 @@ export function citationEntry(doc) {
 
 export function describeCitation(entry, doc) {
   const meta = readCitationMeta(doc);
-  const abstract = normalizeText(meta.abstract);
   const blockquote = entry.element.querySelector("blockquote");
+  // Pages of 2020 and before have no citation_abstract: the abstract is the blockquote's text
+  // after its "Abstract:" label.
+  const abstract = normalizeText(meta.abstract) || (blockquote ? normalizeText(blockquote.textContent).replace(/^Abstract:\s*/, "") : "");
   return {
     title: normalizeText(meta.title),
     authors: meta.authors.map(normalizeText),

@@ -1,18 +1,27 @@
 /**
  * IEEE Xplore document pages (`/document/<arnumber>`): an Angular shell whose paper is the
  * `xplGlobal.document.metadata={…};` assignment in an inline script (title, authors with their
- * affiliations, abstract, DOI, the venue and its numbers, the PDF's stamp page).
+ * affiliations, abstract, DOI, the venue and its numbers, the PDF's stamp page); pages of 2020
+ * name the same object `global.document.metadata`.
  */
 
 import { bareHost, jsonAfter, scriptWith } from "../common.js";
 import { cleanAuthors, cleanDate, doiOf, pageRange, squash } from "../meta/clean.js";
 import { embeddedEntry } from "../embedded.js";
 
-const MARKER = "xplGlobal.document.metadata";
+const MARKERS = ["xplGlobal.document.metadata", "global.document.metadata"];
+
+function metadataOf(doc) {
+  for (const marker of MARKERS) {
+    const text = scriptWith(doc, marker);
+    if (text) return jsonAfter(text, marker);
+  }
+  return null;
+}
 
 /** The paper of the page's metadata blob, as a partial record. */
 export function completeFromXplore(doc) {
-  const m = jsonAfter(scriptWith(doc, MARKER), MARKER);
+  const m = metadataOf(doc);
   if (!m || typeof m !== "object") return null;
   const conference = m.isConference === true || /conference/i.test(String(m.contentType || ""));
   const venue = squash(m.publicationTitle || m.displayPublicationTitle || "") || null;
