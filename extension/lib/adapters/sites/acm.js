@@ -13,7 +13,7 @@
  * Newer pages with `dc.`/`citation_` tags are read from those first; this only fills the gaps.
  */
 
-import { bareHost, baseOf, locationOf } from "../common.js";
+import { bareHost, locationOf } from "../common.js";
 import { cleanAuthors, cleanDate, doiOf, pageRange, squash } from "../meta/clean.js";
 import { embeddedEntry } from "../embedded.js";
 
@@ -27,36 +27,23 @@ function doiOfPage(doc) {
   return path ? doiOf(decodeURIComponent(path[1])) : null;
 }
 
-function venueLine(doc) {
-  const link = doc.querySelector('a[href^="/doi/proceedings/"][title], a[href^="/toc/"][title]');
-  if (!link) return { link: null, line: null };
-  return { link, line: link.parentElement };
-}
-
 /** The paper as the page's body shows it, as a partial record. */
 export function completeFromPage(doc) {
   const doi = doiOfPage(doc);
   const title = text(doc.querySelector("h1"));
   if (!doi || !title) return null;
   const authors = cleanAuthors([...new Set([...doc.querySelectorAll("a.author-name[title]")].map((a) => a.getAttribute("title")))]);
-  const { link, line } = venueLine(doc);
+  // The venue's link (its proceedings or its issue); its line holds the date and pages.
+  const link = doc.querySelector('a[href^="/doi/proceedings/"][title], a[href^="/toc/"][title]');
   const venue = link ? squash(link.getAttribute("title")) || null : null;
   const proceedings = !!link && link.getAttribute("href").startsWith("/doi/proceedings/");
-  const lineText = text(line);
+  const lineText = text(link && link.parentElement);
   const month = /\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{4}\b/.exec(lineText.replace(venue || "", ""));
   const date = month ? cleanDate(month[0]) : null;
   const pages = /Pages?\s+([A-Za-z]?\d+)\s*[–-]\s*([A-Za-z]?\d+)/.exec(lineText);
   const abstract = text(doc.querySelector(".abstractSection"));
   const publisher = text(doc.querySelector(".publisher__name")) || null;
-  const pdf = doc.querySelector('a[href^="/doi/pdf/"]');
-  let pdfUrl = null;
-  if (pdf) {
-    try {
-      pdfUrl = new URL(pdf.getAttribute("href"), baseOf(doc)).href;
-    } catch {
-      pdfUrl = null;
-    }
-  }
+  const pdf = doc.querySelector('a[href^="/doi/pdf/"]'); // made absolute by embeddedPaper
   return {
     title,
     authors,
@@ -67,8 +54,7 @@ export function completeFromPage(doc) {
     pages: pages ? pageRange(pages[1], pages[2]) : null,
     publisher,
     published: date,
-    pdf_url: pdfUrl,
-    entry_type: venue ? (proceedings ? "inproceedings" : "article") : null,
+    pdf_url: pdf ? pdf.getAttribute("href") : null,
   };
 }
 
