@@ -163,3 +163,127 @@ def test_an_unchanged_entry_is_written_once_and_a_changed_one_again(app, client,
     client.patch(f"/api/papers/{shelf[0]}", headers=alice, json={"title": "Changed"})
     assert _export(client, alice) == _fresh(app, "bibtex")
     assert len(entry_cache.CACHE) == 4  # the changed paper's entry, written anew
+
+
+# ---- the entries kept in the store ----------------------------------------------------------
+
+
+def _count_written(monkeypatch) -> list[int]:
+    """The number of records the BibTeX writer is handed by each export from now on (the
+    empty call that checks an export's options not counted)."""
+    counts: list[int] = []
+    writer = entry_cache.ENTRY_WRITERS["bibtex"]
+
+    def counting(records, **options):
+        if records:
+            counts.append(len(records))
+        return writer(records, **options)
+
+    monkeypatch.setitem(entry_cache.ENTRY_WRITERS, "bibtex", counting)
+    return counts
+
+
+def _stored(app) -> list[tuple]:
+    from papershelf.store.models import WrittenEntry
+
+    with app.extensions["papershelf_db"].connection_context():
+        return list(WrittenEntry.select(WrittenEntry.paper, WrittenEntry.kind, WrittenEntry.writer)
+                    .order_by(WrittenEntry.paper).tuples())
+
+
+def test_a_server_just_started_writes_only_the_entries_whose_papers_changed(
+        app, client, alice, shelf, monkeypatch):
+    first = _export(client, alice)
+    assert [pid for pid, _, _ in _stored(app)] == sorted(shelf)
+    counts = _count_written(monkeypatch)
+    entry_cache.CACHE.clear()  # what a new process has in memory
+    assert _export(client, alice) == first == _fresh(app, "bibtex")
+    assert counts == []  # every entry read from the store, none written
+    client.patch(f"/api/papers/{shelf[1]}", headers=alice, json={"title": "Changed"})
+    client.post(f"/api/papers/{shelf[2]}/notes", headers=alice, json={"body": "more"})
+    entry_cache.CACHE.clear()
+    assert _export(client, alice) == _fresh(app, "bibtex") != first
+    assert counts == [2]  # the two changed papers' entries, written anew, and kept
+    entry_cache.CACHE.clear()
+    assert _export(client, alice) == _fresh(app, "bibtex")
+    assert counts == [2]
+    assert len(_stored(app)) == 3  # one entry a paper for this kind of export, replaced
+
+
+def test_each_kind_of_export_keeps_its_own_entries(app, client, alice, shelf):
+    plain = _export(client, alice)
+    other = _export(client, alice, "format=bibtex&abstract=0")
+    kinds = {kind for _, kind, _ in _stored(app)}
+    assert len(kinds) == 2 and len(_stored(app)) == 6
+    entry_cache.CACHE.clear()
+    assert _export(client, alice, "format=bibtex&abstract=0") == other
+    assert _export(client, alice) == plain
+
+
+def test_entries_another_version_of_the_writer_kept_are_never_served_and_are_dropped(
+        app, client, alice, shelf, monkeypatch):
+    from papershelf.store.db import write
+    from papershelf.store.models import WrittenEntry
+
+    _export(client, alice)
+    with app.extensions["papershelf_db"].connection_context():  # as that version would have
+        write(lambda: WrittenEntry.update(entry="@misc{old,\n}\n").execute())
+    monkeypatch.setattr(entry_cache, "WRITER", "a newer writer")
+    monkeypatch.setattr(entry_cache, "_forgotten", type(entry_cache._forgotten)())
+    entry_cache.CACHE.clear()
+    assert _export(client, alice) == _fresh(app, "bibtex")
+    assert {writer for _, _, writer in _stored(app)} == {"a newer writer"}
+    assert len(_stored(app)) == 3
+
+
+def test_the_writer_code_names_what_an_entry_depends_on():
+    import papershelf.domain
+    import papershelf.formats
+
+    assert len(entry_cache.WRITER) == 32
+    assert entry_cache._kind("bibtex", ()) != entry_cache._kind("biblatex", ())
+    assert entry_cache._kind("bibtex", (("abstract", True),)) != entry_cache._kind("bibtex", ())
+    assert papershelf.domain.__file__ and papershelf.formats.__file__  # (packages of files)
+
+
+def test_an_export_whose_entries_cannot_be_kept_is_whole_and_logs_it(
+        app, client, alice, shelf, monkeypatch, caplog):
+    from papershelf.store import entries
+
+    def broken(*args):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(entries, "keep", broken)
+    entry_cache.CACHE.clear()
+    with caplog.at_level("WARNING", logger="papershelf.services.entry_cache"):
+        assert _export(client, alice) == _fresh(app, "bibtex")
+    assert "could not be kept" in caplog.text
+    assert _stored(app) == []
+
+
+def test_a_paper_deleted_before_its_entry_is_kept_is_passed_over_and_deleting_drops_them(
+        app, client, alice, shelf):
+    from papershelf.store import entries
+    from papershelf.store.db import write
+
+    _export(client, alice)
+    client.delete(f"/api/papers/{shelf[0]}", headers=alice)
+    assert sorted(pid for pid, _, _ in _stored(app)) == sorted(shelf[1:])
+    kind = _stored(app)[0][1]
+    with app.extensions["papershelf_db"].connection_context():
+        write(lambda: entries.keep(kind, entry_cache.WRITER,
+                                   [(shelf[0], b"0" * 16, "@misc{gone,\n}\n")]))
+        assert entries.written(kind, [shelf[0]]) == {}
+    assert _export(client, alice) == _fresh(app, "bibtex")
+
+
+def test_options_said_or_left_to_their_defaults_are_one_kind_of_export(app, client, alice, shelf,
+                                                                       monkeypatch):
+    _export(client, alice, "format=bibtex&abstract=1&notes_field=annote")
+    counts = _count_written(monkeypatch)
+    entry_cache.CACHE.clear()
+    list(entry_cache.entries_for("bibtex", [], {}))
+    with app.extensions["papershelf_db"].connection_context():
+        assert "".join(entry_cache.file_for("bibtex", sorted(shelf), {})) != ""
+    assert counts == []
+    assert len({kind for _, kind, _ in _stored(app)}) == 1

@@ -15,22 +15,40 @@ The store of entries is bounded (``MAX_CHARS`` characters, least recently used o
 the library. An
 export of a library larger than the bound does not push out its own entries to make room for
 more of them (that would leave none to find next time): it keeps those it has.
+
+What an export writes is also kept in the store (``store.entries``: one entry per paper and
+kind of export, the kind naming the format, the options and the writer's code, ``WRITER``),
+in a write of its own after each batch, so that the first export of a server that just started
+(or of another server process) writes only the entries whose papers changed. A failure to keep
+them costs nothing but the time to write them next time: it is logged, the export goes on.
 """
 
 from __future__ import annotations
 
 import hashlib
 import itertools
+import logging
 import marshal
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator
 from functools import partial
+from importlib.metadata import version
+from inspect import signature
+from pathlib import Path
 
+import papershelf.domain
+import papershelf.formats
 from papershelf.formats.bibtex_write import bibtex_entries, join_entries
+from papershelf.store import entries as kept
 from papershelf.store import records
+from papershelf.store.db import write as store_write
+
+log = logging.getLogger(__name__)
 
 ENTRY_WRITERS = {"bibtex": bibtex_entries, "biblatex": partial(bibtex_entries, biblatex=True)}
+_DEFAULTS = {name: p.default for name, p in signature(bibtex_entries).parameters.items()
+             if p.kind is p.KEYWORD_ONLY and name != "biblatex"}
 MAX_CHARS = 48 * 2**20
 BATCH = 500
 
@@ -100,6 +118,26 @@ class EntryCache:
 CACHE = EntryCache()
 
 
+def _writer_code() -> str:
+    """A digest of the code an entry depends on: ``formats`` and ``domain`` (pure: an entry
+    depends on nothing else, ``test_layers`` holds them to it) and pylatexenc, which encodes.
+    An entry kept in the store by other code is never served."""
+    h = hashlib.blake2b(version("pylatexenc").encode(), digest_size=16)
+    for package in (papershelf.domain, papershelf.formats):
+        for source in sorted(Path(package.__file__).parent.glob("*.py")):
+            h.update(source.name.encode() + b"\0" + source.read_bytes())
+    return h.hexdigest()
+
+
+WRITER = _writer_code()
+
+
+def _kind(fmt: str, options: tuple) -> str:
+    """What names an export's entries in the store: the format, the options, the writer."""
+    named = hashlib.blake2b(repr((options, WRITER)).encode(), digest_size=16).hexdigest()
+    return f"{fmt}:{named}"
+
+
 def digest(fmt: str, options: tuple, raw: tuple) -> bytes:
     """The key of an entry: everything it is written from, serialized with each value's type
     (``marshal``'s format 2, which has no back-references, so equal values give equal bytes;
@@ -117,6 +155,7 @@ def entries_for(fmt: str, order: list[int], options: dict,
     """The entries of the papers ``order`` (ids, in that order) in ``fmt`` (``ENTRY_WRITERS``),
     read from the store in batches, each written only if ``cache`` lacks it. The options are
     checked now (a bad one raises before anything is read)."""
+    options = {**_DEFAULTS, **options}  # one kind of export, however its options were said
     write = partial(ENTRY_WRITERS[fmt], **options)
     for _ in write([]):  # checks the options
         pass
@@ -125,17 +164,46 @@ def entries_for(fmt: str, order: list[int], options: dict,
 
 def _entries(fmt, order, write, options: tuple, cache: EntryCache) -> Iterator[str]:
     run = cache.new_run()
+    kind = _kind(fmt, options)
     for i in range(0, len(order), BATCH):
         raws = records.entry_rows_by_id(order[i:i + BATCH])
         keys = [digest(fmt, options, raw) for raw in raws]
         entries = cache.get_many(keys, run)
         missing = [j for j, entry in enumerate(entries) if entry is None]
         if missing:
-            written = write([records.entry_record_of(raws[j]) for j in missing])
-            for j, entry in zip(missing, written, strict=True):
-                entries[j] = entry
+            stored = kept.written(kind, [raws[j][0][0] for j in missing])
+            unwritten = []
+            for j in missing:
+                found = stored.get(raws[j][0][0])
+                if found is not None and found[0] == keys[j]:
+                    entries[j] = found[1]
+                else:
+                    unwritten.append(j)
+            if unwritten:
+                written = write([records.entry_record_of(raws[j]) for j in unwritten])
+                for j, entry in zip(unwritten, written, strict=True):
+                    entries[j] = entry
+                _keep(kind, [(raws[j][0][0], keys[j], entries[j]) for j in unwritten])
             cache.put_many([(keys[j], entries[j]) for j in missing], run)
         yield from entries
+
+
+_forgotten = threading.Event()  # set once this process dropped other writers' entries
+
+
+def _keep(kind: str, rows: list[tuple[int, bytes, str]]) -> None:
+    """Entries just written, kept in the store for the next export; a failure is logged."""
+    def keep():
+        if not _forgotten.is_set():
+            kept.forget_other_writers(WRITER)
+        kept.keep(kind, WRITER, rows)
+
+    try:
+        store_write(keep)
+    except Exception:  # noqa: BLE001 - a cache: the export goes on, the next writes them again
+        log.warning("the entries an export wrote could not be kept", exc_info=True)
+    else:
+        _forgotten.set()
 
 
 def file_for(fmt: str, order: list[int], options: dict) -> Iterator[str]:

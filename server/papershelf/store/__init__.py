@@ -16,5 +16,6 @@ rest; they write only inside ``db.write``.
   edit and a page lookup read and lock), ``search`` (the full-text index), ``tokens`` (the
   token check), ``sessions`` (library-page sessions and the sign-in brake), ``groups``
   (memberships, shares, shelves), ``locks`` (the enricher's lock and the arXiv clock),
-  ``trash`` (a deleted paper's rows kept, and written back).
+  ``trash`` (a deleted paper's rows kept, and written back), ``entries`` (the entries exports
+  wrote, kept for the next).
 """

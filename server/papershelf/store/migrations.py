@@ -14,7 +14,7 @@ from papershelf.store.db import StoreError, db, is_postgres, is_sqlite
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 15
+SCHEMA_VERSION = 16
 SCHEMA_LOCK_KEY = 0x7061706572736863  # a single-key advisory lock, apart from every other
 
 
@@ -235,6 +235,11 @@ def _identity_index_with_paper() -> None:
     db.execute_sql("DROP INDEX IF EXISTS paper_identity_user_id_identity")
 
 
+def _written_entries() -> None:
+    """The entries exports wrote, kept for the next export. Idempotent."""
+    db.create_tables([models.WrittenEntry], safe=True)
+
+
 MIGRATIONS: dict = {
     # 2: PostgreSQL search documents stored inline (rows move as they are next written).
     2: _search_documents_inline,
@@ -265,6 +270,8 @@ MIGRATIONS: dict = {
     14: _user_paper_ids,
     # 15: the identities' (user, identity) index holds the paper's id (a lookup reads it alone).
     15: _identity_index_with_paper,
+    # 16: the entries exports wrote (an export after a restart writes only what changed).
+    16: _written_entries,
 }
 
 

@@ -1,12 +1,15 @@
 """The store's tables: users, hashed API tokens, papers, tags, notes, highlights, groups and
-their members and shares, feeds, library-page sessions, sign-in failures, the arXiv clock."""
+their members and shares, feeds, library-page sessions, sign-in failures, the arXiv clock, and
+the entries exports wrote."""
 
 import json
 from datetime import UTC, datetime
 
 from peewee import (
+    BlobField,
     BooleanField,
     CharField,
+    CompositeKey,
     DateField,
     DateTimeField,
     ForeignKeyField,
@@ -306,5 +309,23 @@ class DeletedPaper(BaseModel):
         indexes = ((("user", "paper_id"), True), (("deleted_at",), False))
 
 
+class WrittenEntry(BaseModel):
+    """A paper's BibTeX or BibLaTeX entry as an export wrote it (``services.entry_cache``): one
+    for each kind of export (format, options and the writer's code, ``kind``), kept with the
+    digest of what it was written from and served only for exactly that input again. Derived
+    data: never in a backup; losing it costs the next export the time to write it anew."""
+
+    paper = ForeignKeyField(Paper, on_delete="CASCADE", index=False)
+    kind = CharField(max_length=64)
+    writer = CharField(max_length=32)
+    digest = BlobField()
+    entry = TextField()
+
+    class Meta:
+        primary_key = CompositeKey("paper", "kind")
+        indexes = ((("writer",), False),)
+
+
 ALL_MODELS = [User, ApiToken, Paper, PaperIdentity, Tag, PaperTag, Note, Highlight, Feed, Group,
-              GroupMember, PaperShare, ArxivClock, WebSession, AuthFailure, DeletedPaper]
+              GroupMember, PaperShare, ArxivClock, WebSession, AuthFailure, DeletedPaper,
+              WrittenEntry]
