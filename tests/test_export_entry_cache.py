@@ -287,3 +287,49 @@ def test_options_said_or_left_to_their_defaults_are_one_kind_of_export(app, clie
         assert "".join(entry_cache.file_for("bibtex", sorted(shelf), {})) != ""
     assert counts == []
     assert len({kind for _, kind, _ in _stored(app)}) == 1
+
+
+BIB = """@article{smith2020,
+  author = {Smith, Anna and M{\\"u}ller, Jan},
+  title = {Deep {RL} for Robots},
+  journal = {Journal of Things},
+  year = {2020},
+  doi = {http://dx.doi.org/10.1000/XYZ.1},
+}
+
+@inproceedings{lee2021,
+  author = {Lee, Min},
+  title = {Planning with Language},
+  booktitle = {Proceedings of Something},
+  year = {2021},
+  annote = {read this},
+}
+"""
+
+
+def test_an_import_writes_its_entries_ahead_for_the_first_export(app, client, alice,
+                                                                 monkeypatch):
+    client.put("/api/settings", headers=alice, json={"export": {"abstract": False}})
+    r = client.post("/api/import?format=bibtex", data=BIB.encode(), headers=alice)
+    assert r.status_code == 200 and r.json["created"] == 2, r.get_data(as_text=True)
+    assert len(_stored(app)) == 2
+    counts = _count_written(monkeypatch)
+    entry_cache.CACHE.clear()  # the server restarted since
+    exported = _export(client, alice)
+    assert counts == []  # the first export wrote nothing: it read what the import wrote
+    assert exported == _fresh(app, "bibtex", abstract=False)
+    assert "Planning with Language" in exported and "Deep {RL} for Robots" in exported
+
+
+def test_an_import_whose_entries_cannot_be_written_ahead_is_whole(app, client, alice,
+                                                                  monkeypatch, caplog):
+    def broken(*args, **kwargs):
+        raise RuntimeError("out of memory")
+
+    monkeypatch.setattr(entry_cache, "entries_for", broken)
+    with caplog.at_level("WARNING", logger="papershelf.services.transfer"):
+        r = client.post("/api/import?format=bibtex", data=BIB.encode(), headers=alice)
+    assert r.status_code == 200 and r.json["created"] == 2
+    assert "written ahead" in caplog.text
+    monkeypatch.undo()
+    assert _export(client, alice) == _fresh(app, "bibtex")

@@ -95,8 +95,7 @@ _FILE_RESPONSE = {media.split(";")[0]: {"schema": {"type": "string"}}
      query=ExportQuerySchema, responses={200: _FILE_RESPONSE})
 def export():
     args = query_args(EXPORT_QUERY)
-    for name, value in settings.export_defaults(current_user()).items():
-        name = "version" if name == "cite" else name  # the setting's name for ?version=
+    for name, value in settings.export_options(current_user()).items():
         if name in args and name not in request.args:  # the user's default where the query is silent
             args[name] = value
     fmt = args.pop("format")

@@ -17,6 +17,12 @@ def export_defaults(user: User) -> dict:
     return {k: kept.get(k, v) for k, v in EXPORT_DEFAULTS.items()}
 
 
+def export_options(user: User) -> dict:
+    """The user's export defaults as the writers' options (the setting ``cite`` is their
+    ``version``)."""
+    return {"version" if k == "cite" else k: v for k, v in export_defaults(user).items()}
+
+
 def settings_record(user: User) -> dict:
     return {**citekeys.settings_record(user), "export": export_defaults(user)}
 

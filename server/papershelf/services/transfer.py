@@ -6,7 +6,8 @@ key is cited from then on) before the first record is handed out, so a failure o
 an error answer, never a cut file; the records are then read in batches of ``BATCH`` with their
 tags, notes and highlights, so memory stays flat whatever the library's size. BibTeX and
 BibLaTeX entries are written once for what they are written from (``entry_cache``): an export
-after an earlier one writes only the entries whose papers changed.
+after an earlier one writes only the entries whose papers changed, and an import writes its
+papers' BibTeX entries ahead, as the user's export will ask for them.
 
 Imports are written in batches, one transaction each: a file that cannot be read at all raises
 before anything is written. A bad entry or field never costs the file: the reader keeps what it
@@ -25,6 +26,7 @@ exactly.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -46,11 +48,13 @@ from papershelf.domain.validation import (
 )
 from papershelf.formats import IMPORT_FORMATS, FormatError, annotation_text, reader_for, writer_for
 from papershelf.formats.upload import decode_upload, sniff_format
-from papershelf.services import citekeys, entry_cache, listing, papers, published, search
+from papershelf.services import citekeys, entry_cache, listing, papers, published, search, settings
 from papershelf.store import papers as queries
 from papershelf.store import records
 from papershelf.store.db import let_other_writers_in, plain_rows, write
 from papershelf.store.models import Highlight, Note, Paper, User, utcnow
+
+log = logging.getLogger(__name__)
 
 BATCH = 500
 _PAPER_SCHEMA = PaperCreateSchema()
@@ -520,7 +524,21 @@ def import_records(user: User, fmt: str, found: list[dict], skipped: list[dict],
         if progress:
             progress(end - index)
         index = end
+    if run.report["created"] or run.report["updated"]:
+        write_entries_ahead(run.user)
     return run.report
+
+
+def write_entries_ahead(user: User) -> None:
+    """The BibTeX entries of the user's papers as the user's export writes them, written now
+    and kept (``entry_cache``: those already kept are found, not written again), so that the
+    first export after an import reads them. A failure is logged: the import is done."""
+    ids = [pid for (pid,) in plain_rows(Paper.select(Paper.id).where(Paper.user == user.id))]
+    try:
+        for _ in entry_cache.entries_for("bibtex", ids, settings.export_options(user)):
+            pass
+    except Exception:  # noqa: BLE001 - a cache: the export writes what is missing
+        log.warning("the entries of an import could not be written ahead", exc_info=True)
 
 
 def _batch(run: _Import, found: list[dict], start: int):
