@@ -302,6 +302,7 @@ BIB = """@article{smith2020,
   title = {Planning with Language},
   booktitle = {Proceedings of Something},
   year = {2021},
+  abstract = {We plan with words.},
   annote = {read this},
 }
 """
@@ -309,7 +310,8 @@ BIB = """@article{smith2020,
 
 def test_an_import_writes_its_entries_ahead_for_the_first_export(app, client, alice,
                                                                  monkeypatch):
-    client.put("/api/settings", headers=alice, json={"export": {"abstract": False}})
+    assert client.patch("/api/settings", headers=alice,
+                        json={"export": {"abstract": False}}).status_code == 200
     r = client.post("/api/import?format=bibtex", data=BIB.encode(), headers=alice)
     assert r.status_code == 200 and r.json["created"] == 2, r.get_data(as_text=True)
     assert len(_stored(app)) == 2
@@ -319,6 +321,7 @@ def test_an_import_writes_its_entries_ahead_for_the_first_export(app, client, al
     assert counts == []  # the first export wrote nothing: it read what the import wrote
     assert exported == _fresh(app, "bibtex", abstract=False)
     assert "Planning with Language" in exported and "Deep {RL} for Robots" in exported
+    assert "We plan with words" not in exported  # the user's export: without abstracts
 
 
 def test_an_import_whose_entries_cannot_be_written_ahead_is_whole(app, client, alice,

@@ -147,8 +147,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     # The arXiv worker is set up here and started only by `papershelf serve` or a gunicorn
     # worker (see enrichment_worker.init_enrichment); registering a blueprint starts nothing.
     from papershelf.enrichment_worker import init_enrichment
+    from papershelf.entries_worker import init_entries
     from papershelf.published_worker import init_published
 
     init_enrichment(app)
     init_published(app)  # the published-version check, after arXiv's answer
+    init_entries(app)  # BibTeX entries written ahead of the next export
     return app

@@ -1,5 +1,6 @@
 """The loop a background worker of the server process runs: arXiv enrichment
-(``enrichment_worker``) and the published-version check (``published_worker``).
+(``enrichment_worker``), the published-version check (``published_worker``) and the BibTeX
+entries written ahead of the next export (``entries_worker``).
 
 A worker is registered on the app as ``app.extensions[<name>]`` (its ``wake()`` is what a save
 calls) and its start hooked into ``app.extensions["papershelf_start_background"]``, which

@@ -138,6 +138,15 @@ def _kind(fmt: str, options: tuple) -> str:
     return f"{fmt}:{named}"
 
 
+def _all_options(options: dict) -> dict:
+    return {**_DEFAULTS, **options}  # one kind of export, however its options were said
+
+
+def kind_of(fmt: str, options: dict) -> str:
+    """The kind (in the store) of the entries ``entries_for(fmt, …, options)`` keeps."""
+    return _kind(fmt, tuple(sorted(_all_options(options).items())))
+
+
 def digest(fmt: str, options: tuple, raw: tuple) -> bytes:
     """The key of an entry: everything it is written from, serialized with each value's type
     (``marshal``'s format 2, which has no back-references, so equal values give equal bytes;
@@ -155,7 +164,7 @@ def entries_for(fmt: str, order: list[int], options: dict,
     """The entries of the papers ``order`` (ids, in that order) in ``fmt`` (``ENTRY_WRITERS``),
     read from the store in batches, each written only if ``cache`` lacks it. The options are
     checked now (a bad one raises before anything is read)."""
-    options = {**_DEFAULTS, **options}  # one kind of export, however its options were said
+    options = _all_options(options)
     write = partial(ENTRY_WRITERS[fmt], **options)
     for _ in write([]):  # checks the options
         pass

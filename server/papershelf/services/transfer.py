@@ -49,6 +49,7 @@ from papershelf.domain.validation import (
 from papershelf.formats import IMPORT_FORMATS, FormatError, annotation_text, reader_for, writer_for
 from papershelf.formats.upload import decode_upload, sniff_format
 from papershelf.services import citekeys, entry_cache, listing, papers, published, search, settings
+from papershelf.store import entries as kept_entries
 from papershelf.store import papers as queries
 from papershelf.store import records
 from papershelf.store.db import let_other_writers_in, plain_rows, write
@@ -527,6 +528,24 @@ def import_records(user: User, fmt: str, found: list[dict], skipped: list[dict],
     if run.report["created"] or run.report["updated"]:
         write_entries_ahead(run.user)
     return run.report
+
+
+def write_due_entries(limit: int = BATCH) -> list[int]:
+    """Up to ``limit`` papers (of any user) that have no BibTeX entry kept of the kind their
+    user's export writes, their entries written now and kept (a paper saved from a page, and
+    not exported since, is found at once by the next export): their ids."""
+    due: list[int] = []
+    for user in User.select().order_by(User.id):
+        options = settings.export_options(user)
+        ids = kept_entries.papers_without(user.id, entry_cache.kind_of("bibtex", options),
+                                          limit - len(due))
+        if ids:  # (not the entries kept in memory: those the store lacks are kept)
+            for _ in entry_cache.entries_for("bibtex", ids, options, entry_cache.EntryCache(0)):
+                pass
+            due += ids
+        if len(due) >= limit:
+            break
+    return due
 
 
 def write_entries_ahead(user: User) -> None:

@@ -40,3 +40,13 @@ def forget_other_writers(writer: str) -> int:
     """Entries another version of the writer wrote are dropped (no export asks for them)."""
     return db.execute_sql(f"DELETE FROM written_entry WHERE writer <> {db.param}",
                           (writer,)).rowcount
+
+
+def papers_without(user_id: int, kind: str, limit: int) -> list[int]:
+    """The ids of up to ``limit`` of the user's papers that have no entry of ``kind``, oldest
+    first."""
+    p = db.param
+    return [pid for (pid,) in db.execute_sql(
+        f"SELECT p.id FROM paper p WHERE p.user_id = {p} AND NOT EXISTS (SELECT 1 FROM"
+        f" written_entry w WHERE w.paper_id = p.id AND w.kind = {p}) ORDER BY p.id LIMIT {p}",
+        (user_id, kind, limit)).fetchall()]
