@@ -122,6 +122,10 @@ def make_app(tmp_path, database_url):
 
     yield build
     for app in apps:
+        for name in ("papershelf_enricher", "papershelf_resolver", "papershelf_entries"):
+            worker = app.extensions.get(name)  # (a test that started the background work)
+            if worker is not None and worker.running:
+                worker.stop()
         database = app.extensions["papershelf_db"]
         if hasattr(database, "close_all"):
             database.close_all()

@@ -49,7 +49,8 @@ def fake():
 
 @pytest.fixture
 def enrich_app(make_app, fake):
-    """make_app with enrichment pointed at the fake arXiv; workers stopped at the end."""
+    """make_app with enrichment pointed at the fake arXiv; its background workers (those
+    ``papershelf_start_background`` starts) stopped at the end."""
     apps = []
 
     def build(**overrides):
@@ -62,9 +63,10 @@ def enrich_app(make_app, fake):
 
     yield build
     for app in apps:
-        worker = app.extensions.get("papershelf_enricher")
-        if worker is not None:
-            worker.stop()
+        for name in ("papershelf_enricher", "papershelf_resolver", "papershelf_entries"):
+            worker = app.extensions.get(name)
+            if worker is not None:
+                worker.stop()
 
 
 @pytest.fixture

@@ -318,7 +318,7 @@ def test_the_background_worker_checks_a_saved_preprint_after_arxiv(make_app, fak
             assert got["published_version"]["venue"] == "NeurIPS 2017"
             assert got["enrichment"]["state"] == "failed" and len(arxiv.requests) == 1
         finally:
-            for name in ("papershelf_enricher", "papershelf_resolver"):
+            for name in ("papershelf_enricher", "papershelf_resolver", "papershelf_entries"):
                 app.extensions[name].stop()
 
 
