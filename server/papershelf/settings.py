@@ -73,12 +73,14 @@ SETTINGS = (
             "seconds before the first retry when arXiv failed; doubles each time"),
     Setting("ARXIV_MAX_ATTEMPTS", 8, "int", "calls for one paper before it is marked failed"),
     Setting("ENRICH_IN_BACKGROUND", True, "bool",
-            "`0`: no background worker (run `papershelf enrich` from cron instead)"),
+            "`0`: no background worker (run `papershelf enrich` from cron instead; an export "
+            "then writes the BibTeX entries of papers saved from pages when it first needs them)"),
     Setting("ENRICH_SETTLE", 1.0, "float",
             "seconds without a new save before a partial batch goes to arXiv"),
     Setting("ENRICH_MAX_GATHER", 10.0, "float", "seconds a partial batch waits at most"),
     Setting("ENRICH_POLL", 60.0, "float",
-            "seconds between two looks at the queue (imports, other processes)"),
+            "seconds between two looks at the queue (imports, other processes) and for papers "
+            "whose BibTeX entries are not written ahead yet"),
     Setting("S2_API", "https://api.semanticscholar.org", "str",
             "Semantic Scholar's Graph API, asked for a preprint's published version by arXiv id "
             "(`off`: not asked)"),
