@@ -236,14 +236,21 @@ def test_entries_another_version_of_the_writer_kept_are_never_served_and_are_dro
     assert len(_stored(app)) == 3
 
 
-def test_the_writer_code_names_what_an_entry_depends_on():
-    import papershelf.domain
-    import papershelf.formats
+def test_the_writer_code_names_what_an_entry_depends_on(monkeypatch):
+    from pathlib import Path
 
     assert len(entry_cache.WRITER) == 32
+    assert entry_cache._writer_code() == entry_cache.WRITER  # the same code: the same name
     assert entry_cache._kind("bibtex", ()) != entry_cache._kind("biblatex", ())
     assert entry_cache._kind("bibtex", (("abstract", True),)) != entry_cache._kind("bibtex", ())
-    assert papershelf.domain.__file__ and papershelf.formats.__file__  # (packages of files)
+    monkeypatch.setattr(entry_cache, "version", lambda name: "0.0-other")
+    assert entry_cache._writer_code() != entry_cache.WRITER  # another pylatexenc
+    monkeypatch.undo()
+    latex = Path(entry_cache.papershelf.domain.__file__).parent / "latex.py"
+    read = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes",
+                        lambda path: read(path) + (b"# edited" if path == latex else b""))
+    assert entry_cache._writer_code() != entry_cache.WRITER  # a domain module edited
 
 
 def test_an_export_whose_entries_cannot_be_kept_is_whole_and_logs_it(
@@ -322,6 +329,21 @@ def test_an_import_writes_its_entries_ahead_for_the_first_export(app, client, al
     assert exported == _fresh(app, "bibtex", abstract=False)
     assert "Planning with Language" in exported and "Deep {RL} for Robots" in exported
     assert "We plan with words" not in exported  # the user's export: without abstracts
+
+
+def test_an_import_writes_ahead_the_papers_it_changed_and_no_other(app, client, alice,
+                                                                   paper_data, monkeypatch):
+    other = client.post("/api/papers", headers=alice, json=paper_data).json["id"]
+    client.post("/api/import?format=bibtex", data=BIB.encode(), headers=alice)
+    again = BIB.replace("annote = {read this}", "annote = {read this again}")
+    r = client.post("/api/import?format=bibtex", data=again.encode(), headers=alice)
+    assert r.status_code == 200 and r.json["updated"] == 1, r.get_data(as_text=True)
+    assert other not in {pid for pid, _, _ in _stored(app)}  # not imported: not written ahead
+    counts = _count_written(monkeypatch)
+    entry_cache.CACHE.clear()
+    exported = _export(client, alice)
+    assert counts == [1]  # the paper saved from a page alone: the merged one was written ahead
+    assert "read this again" in exported and exported == _fresh(app, "bibtex")
 
 
 def test_an_import_whose_entries_cannot_be_written_ahead_is_whole(app, client, alice,

@@ -180,10 +180,11 @@ def _entries(fmt, order, write, options: tuple, cache: EntryCache) -> Iterator[s
         entries = cache.get_many(keys, run)
         missing = [j for j, entry in enumerate(entries) if entry is None]
         if missing:
-            stored = kept.written(kind, [raws[j][0][0] for j in missing])
+            ids = [raw[0][0] for raw in raws]  # (a raw row's paper row starts with its id)
+            stored = kept.written(kind, [ids[j] for j in missing])
             unwritten = []
             for j in missing:
-                found = stored.get(raws[j][0][0])
+                found = stored.get(ids[j])
                 if found is not None and found[0] == keys[j]:
                     entries[j] = found[1]
                 else:
@@ -192,7 +193,7 @@ def _entries(fmt, order, write, options: tuple, cache: EntryCache) -> Iterator[s
                 written = write([records.entry_record_of(raws[j]) for j in unwritten])
                 for j, entry in zip(unwritten, written, strict=True):
                     entries[j] = entry
-                _keep(kind, [(raws[j][0][0], keys[j], entries[j]) for j in unwritten])
+                _keep(kind, [(ids[j], keys[j], entries[j]) for j in unwritten])
             cache.put_many([(keys[j], entries[j]) for j in missing], run)
         yield from entries
 
@@ -213,6 +214,13 @@ def _keep(kind: str, rows: list[tuple[int, bytes, str]]) -> None:
         log.warning("the entries an export wrote could not be kept", exc_info=True)
     else:
         _forgotten.set()
+
+
+def write_ahead(fmt: str, ids: list[int], options: dict, cache: EntryCache = CACHE) -> None:
+    """The entries of the papers ``ids`` written now (those ``cache`` or the store has are
+    found, not written again) and kept, for an export to come."""
+    for _ in entries_for(fmt, ids, options, cache):
+        pass
 
 
 def file_for(fmt: str, order: list[int], options: dict) -> Iterator[str]:

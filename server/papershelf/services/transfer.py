@@ -300,6 +300,9 @@ class _Import:
     started: datetime = field(default_factory=utcnow)
     report: dict = field(default_factory=lambda: {"created": 0, "updated": 0, "unchanged": 0,
                                                   "skipped": 0, "errors": []})
+    # the papers created or changed (a batch run again after a deadlock may add an id that its
+    # rollback took back: reading it finds nothing)
+    written: set[int] = field(default_factory=set)
 
     def tell(self, index: int, record: dict | None, reason: str, **more) -> None:
         where = {"index": index}
@@ -483,8 +486,10 @@ def _write(run: _Import, incoming: _Incoming) -> None:
         search.reindex(paper)
     if created:
         run.report["created"] += 1
+        run.written.add(paper.id)
     elif changed:
         run.report["updated"] += 1
+        run.written.add(paper.id)
     else:
         run.report["unchanged"] += 1  # already in the library as the file has it
 
@@ -525,8 +530,8 @@ def import_records(user: User, fmt: str, found: list[dict], skipped: list[dict],
         if progress:
             progress(end - index)
         index = end
-    if run.report["created"] or run.report["updated"]:
-        write_entries_ahead(run.user)
+    if run.written:
+        write_entries_ahead(run.user, sorted(run.written))
     return run.report
 
 
@@ -540,22 +545,19 @@ def write_due_entries(limit: int = BATCH) -> list[int]:
         ids = kept_entries.papers_without(user.id, entry_cache.kind_of("bibtex", options),
                                           limit - len(due))
         if ids:  # (not the entries kept in memory: those the store lacks are kept)
-            for _ in entry_cache.entries_for("bibtex", ids, options, entry_cache.EntryCache(0)):
-                pass
+            entry_cache.write_ahead("bibtex", ids, options, entry_cache.EntryCache(0))
             due += ids
         if len(due) >= limit:
             break
     return due
 
 
-def write_entries_ahead(user: User) -> None:
-    """The BibTeX entries of the user's papers as the user's export writes them, written now
-    and kept (``entry_cache``: those already kept are found, not written again), so that the
-    first export after an import reads them. A failure is logged: the import is done."""
-    ids = [pid for (pid,) in plain_rows(Paper.select(Paper.id).where(Paper.user == user.id))]
+def write_entries_ahead(user: User, ids: list[int]) -> None:
+    """The BibTeX entries of the user's papers ``ids`` as the user's export writes them, written
+    now and kept (``entry_cache.write_ahead``), so that the first export after an import reads
+    them. A failure is logged: the import is done."""
     try:
-        for _ in entry_cache.entries_for("bibtex", ids, settings.export_options(user)):
-            pass
+        entry_cache.write_ahead("bibtex", ids, settings.export_options(user))
     except Exception:  # noqa: BLE001 - a cache: the export writes what is missing
         log.warning("the entries of an import could not be written ahead", exc_info=True)
 

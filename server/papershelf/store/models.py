@@ -323,7 +323,6 @@ class WrittenEntry(BaseModel):
 
     class Meta:
         primary_key = CompositeKey("paper", "kind")
-        indexes = ((("writer",), False),)
 
 
 ALL_MODELS = [User, ApiToken, Paper, PaperIdentity, Tag, PaperTag, Note, Highlight, Feed, Group,
