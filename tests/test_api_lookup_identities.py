@@ -240,3 +240,36 @@ def test_papers_saved_from_one_listing_stay_apart(client, alice):
     bare = _save(client, alice, title="A page", source_url="https://example.org/c").json
     found = _lookup(client, alice, urls=["https://example.org/c"])
     assert found["papers"]["https://example.org/c"]["id"] == bare["id"]
+
+
+def test_a_merge_keeps_the_other_papers_identities(client, alice):
+    """Two saves of one work (its PDF saved before its landing page was known as the same) merged
+    into one: whatever found the other finds the paper kept."""
+    kept = _save(client, alice, title=TITLE, url=ACM, doi="10.1145/3442188.3445922").json
+    other = _save(client, alice, title="A copy from a mirror",
+                  url="https://mirror.example.org/parrots.pdf").json
+    assert other["id"] != kept["id"]
+    r = client.post(f"/api/papers/{kept['id']}/merge", json={"other": other["id"]}, headers=alice)
+    assert r.status_code == 200, r.json
+    found = _lookup(client, alice, urls=["https://mirror.example.org/parrots.pdf", ACM_PDF])
+    assert {k: v["id"] for k, v in found["papers"].items()} == {
+        "https://mirror.example.org/parrots.pdf": kept["id"], ACM_PDF: kept["id"]}
+
+
+def test_a_restored_paper_is_found_by_every_identity_it_had(client, alice):
+    """Deleted and restored: found again by its DOI and by an address it was saved from once
+    (an identity of that save, not of its fields)."""
+    paper = _save(client, alice, title=TITLE, url=ACM, doi="10.1145/3442188.3445922").json
+    again = _save(client, alice, title=TITLE, url="https://reader.example.org/x.pdf",
+                  doi="10.1145/3442188.3445922")
+    assert again.status_code == 200 and again.json["url"] == ACM  # merged, its url kept
+    asked = {"urls": ["https://reader.example.org/x.pdf"], "ids": ["doi:10.1145/3442188.3445922"]}
+    before = _lookup(client, alice, **asked)["papers"]
+    assert set(before) == {"https://reader.example.org/x.pdf", "doi:10.1145/3442188.3445922"}
+    assert client.delete("/api/papers", json={"ids": [paper["id"]]},
+                         headers=alice).status_code == 200
+    assert _lookup(client, alice, **asked)["papers"] == {}
+    r = client.post("/api/papers/restore", json={"ids": [paper["id"]]}, headers=alice)
+    assert r.status_code == 200 and r.json["restored"] == [paper["id"]]
+    assert {k: v["id"] for k, v in _lookup(client, alice, **asked)["papers"].items()} == {
+        k: paper["id"] for k in before}

@@ -4,8 +4,9 @@ Two papers are duplicates when they share an identity (a DOI, an arXiv id, one n
 an address: ``identities``, the one place that says what a paper's identities are) or, lacking
 one, the same reduced title, first author's surname and year (an arXiv record and the venue's
 record of one work). A merge keeps one paper, its key fixed, and brings onto it everything of
-the other: notes, highlights, tags, group shares, the fields it lacks, the other's key as an
-alias (exported as BibLaTeX ``ids``); the other paper is then deleted.
+the other: notes, highlights, tags, group shares, the fields it lacks, its identities (a page
+lookup by either finds the one kept), the other's key as an alias (exported as BibLaTeX
+``ids``); the other paper is then deleted.
 """
 
 from collections import defaultdict
@@ -120,6 +121,7 @@ def merge_papers(user: User, keep_id: int, other_id: int) -> Paper:
         state = max(keep.reading_state, other.reading_state, key=lambda s: _STATE_RANK.get(s, 0))
         starred = keep.starred or other.starred
         search.unindex(other.id)
+        queries.copy_identities(other.id, keep.id)  # what found either finds the one kept
         other.delete_instance()  # its arXiv id and key are free now
         for field, value in filled.items():
             setattr(keep, field, value)

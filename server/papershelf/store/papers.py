@@ -172,6 +172,16 @@ def add_identities(rows) -> None:
             [v for row in batch for v in row])
 
 
+def copy_identities(from_paper: int, to_paper: int) -> None:
+    """Every identity of ``from_paper`` becomes one of ``to_paper`` too (a merge: the paper
+    kept is found by whatever found the other)."""
+    p = db.param
+    db.execute_sql(
+        "INSERT INTO paper_identity (user_id, paper_id, identity) SELECT user_id, "
+        f"{p}, identity FROM paper_identity WHERE paper_id = {p}"
+        " ON CONFLICT (paper_id, identity) DO NOTHING", (to_paper, from_paper))
+
+
 def replace_identities(user_id: int, paper_id: int, found: list[str]) -> None:
     """The paper's identities become ``found``."""
     db.execute_sql(f"DELETE FROM paper_identity WHERE paper_id = {db.param}", (paper_id,))

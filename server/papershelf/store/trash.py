@@ -5,7 +5,7 @@ from datetime import date, datetime
 from papershelf.store import papers as queries
 from papershelf.store.db import db, in_list
 
-_CHILDREN = ("note", "highlight", "paper_share")
+_CHILDREN = ("note", "highlight", "paper_share", "paper_identity")
 
 
 def _plain(value):
@@ -59,6 +59,13 @@ def write_back(rows: dict) -> int:
     for table in ("note", "highlight"):
         for row in rows[table]:
             _insert(table, {**row, "paper_id": paper_id})
+    # What found it finds it again: its identities as kept (a paper deleted before they were
+    # kept with it has none there) and those of its fields.
+    queries.add_identities([(paper_id, paper["user_id"], [
+        *(row["identity"] for row in rows.get("paper_identity", ())),
+        *queries.identities_of_fields(url=paper.get("url"), source_url=paper.get("source_url"),
+                                      doi=paper.get("doi"), arxiv_id=paper.get("arxiv_id"),
+                                      pdf_url=paper.get("pdf_url"))])])
     for row in rows["paper_share"]:
         if db.execute_sql(f"SELECT 1 FROM user_group WHERE id = {db.param}",
                           (row["group_id"],)).fetchone():
