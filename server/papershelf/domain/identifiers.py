@@ -198,13 +198,17 @@ def url_parts(value: str) -> tuple[str, str, str, str]:
     if "\t" in text or "\n" in text or "\r" in text:
         text = _URL_DROPPED.sub("", text)
     m = _URL_PARTS.match(text)
-    if m is None or m[1].lower() not in URL_SCHEMES:
+    scheme = m[1].lower() if m else None
+    if scheme not in URL_SCHEMES:
         raise ValueError(f"not an http(s) URL: {value!r}")
-    scheme = m[1].lower()
-    host = _host(m[2], scheme)
+    host = m[2] if _PLAIN_HOST.fullmatch(m[2]) else _host(m[2], scheme)
     if host is None:
         raise ValueError(f"not an http(s) URL (its host or port): {value!r}")
     return scheme, host, m[3] or "/", _query(m[4] or "")
+
+
+# An authority already in canonical form: a host name in lower case, no user, port or brackets.
+_PLAIN_HOST = re.compile(r"[a-z0-9.-]+", re.ASCII)
 
 
 def _host(authority: str, scheme: str) -> str | None:

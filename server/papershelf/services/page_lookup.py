@@ -34,8 +34,6 @@ class _Asked:
 
     def answer_keys(self, by_key: dict[str, str], matched) -> list[str]:
         """The keys a paper that matched the stored identities ``matched`` is answered under."""
-        if isinstance(matched, str):
-            matched = json.loads(matched)
         out: list[str] = []
         for stored in matched:
             out += [k for k in self.keys.get(by_key.get(stored, stored), ()) if k not in out]
@@ -69,28 +67,33 @@ def saved_papers_on_page(user: User, arxiv_ids: list[str], urls: list[str],
     if not asked.keys:
         return {"papers": {}, "invalid": asked.invalid, "shared": {}}
     by_key = {queries.identity_key(i): i for i in asked.keys}
-    # Hot path (a page load): plain SQL, no model objects.
-    rows, shared = queries.page_rows(user.id, list(by_key))
+    own, shared = queries.page_rows(user.id, list(by_key), _entry)
     out = {}
-    for (pid, key, state, reason, at, authors, more, category, matched, tags_, notes_,
-         highlights_) in rows:
-        entry = {
-            "id": pid,
-            "citation_key": key,
-            "enrichment": {"state": state, "reason": reason, "at": records.ts(at)},
-            "tags": tags_ or [],
-            "notes": notes_ or [],
-            "highlights": highlights_ or [],
-        }
-        if state == "done":  # what arXiv completed; the page has its own list until then
-            if isinstance(authors, str):  # SQLite's text; PostgreSQL decoded it
-                authors = json.loads(authors)
-            entry.update(authors=authors or [], authors_more=more,
-                         primary_category=category)
+    for _pid, entry, matched in own:  # by paper id: of two papers, the older answers
         for answer in asked.answer_keys(by_key, matched):
-            out.setdefault(answer, entry)  # of two papers, the older answers
+            out.setdefault(answer, entry)
     return {"papers": out, "invalid": asked.invalid,
             "shared": _shared_on_page(shared, asked, by_key)}
+
+
+def _entry(pid, key, state, reason, at, authors, more, category, tags_, notes_,
+           highlights_) -> dict:
+    """What a page is answered about one of the user's papers, from its row
+    (``store.papers.LOOKUP_COLUMNS``, then its tags, notes and highlights). Built once for each
+    version of the paper and kept (``store.papers.page_rows``): the answer holds it as it is."""
+    entry = {
+        "id": pid,
+        "citation_key": key,
+        "enrichment": {"state": state, "reason": reason, "at": records.ts(at)},
+        "tags": tags_ or [],
+        "notes": notes_ or [],
+        "highlights": highlights_ or [],
+    }
+    if state == "done":  # what arXiv completed; the page has its own list until then
+        if isinstance(authors, str):  # SQLite's text; PostgreSQL decoded it
+            authors = json.loads(authors)
+        entry.update(authors=authors or [], authors_more=more, primary_category=category)
+    return entry
 
 
 def _shared_on_page(rows: list, asked: _Asked, by_key: dict[str, str]) -> dict:
@@ -100,8 +103,6 @@ def _shared_on_page(rows: list, asked: _Asked, by_key: dict[str, str]) -> dict:
     read-only), whether or not the user saved it too."""
     out: dict[str, list] = {}
     for pid, name, matched, groups_, notes, highlights in rows:
-        if isinstance(groups_, str):
-            groups_ = json.loads(groups_)
         entry = {"user": name, "paper_id": pid, "groups": groups_, "notes": notes,
                  "highlights": [{**h, "user": name} for h in highlights or []]}
         for key in asked.answer_keys(by_key, matched):

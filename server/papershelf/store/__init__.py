@@ -17,5 +17,6 @@ rest; they write only inside ``db.write``.
   token check), ``sessions`` (library-page sessions and the sign-in brake), ``groups``
   (memberships, shares, shelves), ``locks`` (the enricher's lock and the arXiv clock),
   ``trash`` (a deleted paper's rows kept, and written back), ``entries`` (the entries exports
-  wrote, kept for the next).
+  wrote, kept for the next), ``page_cache`` (what page lookups read, kept in the process by
+  each paper's version).
 """

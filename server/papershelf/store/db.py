@@ -57,13 +57,14 @@ def open_database(url: str):
                              "python -m pip install 'papershelf[team]'") from None
         scheme, rest = url.split("://", 1)
         # psycopg 3, even where psycopg2 is installed too: the one driver papershelf is tested on.
-        # prepare_threshold=None: no server-side prepared statements. psycopg prepares a query
-        # after 5 runs and PostgreSQL then reuses a generic plan made while a table was small (a
-        # new store): a 20,000-paper import through a running server took 140 s, against 37 s in
-        # a fresh process; planned each time, 42 s.
+        # No query prepared by psycopg by itself (a threshold never reached; None would refuse
+        # ``execute_prepared`` too): it prepares a query after 5 runs, and PostgreSQL then reuses
+        # a generic plan made while a table was small (a new store): a 20,000-paper import
+        # through a running server took 140 s, against 37 s in a fresh process; planned each
+        # time, 42 s.
         return db_url.connect(
             f"{scheme}+pool://{rest}", max_connections=64, stale_timeout=300, timeout=30,
-            prefer_psycopg3=True, prepare_threshold=None,
+            prefer_psycopg3=True, prepare_threshold=2**31 - 1,
         )
     return db_url.connect(url)
 
@@ -89,6 +90,21 @@ def in_list(column: str, values: list) -> tuple[str, list]:
     if is_postgres():
         return f"{column} = ANY({db.param})", [list(values)]
     return f"{column} IN ({', '.join([db.param] * len(values))})", list(values)
+
+
+def execute_prepared(sql: str, params):
+    """PostgreSQL: ``sql`` run as a server-side prepared statement (planned once per
+    connection), for a hot query whose plan does not depend on the tables' sizes (a page
+    lookup: probes driven by its keys). Statements are not prepared otherwise (``open_database``
+    says why). Errors as ``execute_sql`` raises them."""
+    from peewee import __exception_wrapper__
+
+    database = db.obj
+    database._log_query(sql, params)
+    with __exception_wrapper__:
+        cursor = database.cursor()
+        cursor.execute(sql, params, prepare=True)
+    return cursor
 
 
 def plain_rows(query) -> list[tuple]:

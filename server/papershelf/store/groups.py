@@ -162,7 +162,7 @@ def shared_on_page(user_id: int, keys: list[str]) -> list[tuple]:
     the one identity rule the user's own lookup follows: rows ``(paper id, owner name, the keys
     it matched, groups [{"id", "name"}], notes count, highlights [records])``. Found through the
     (user, identity) index of the members' identities, so the size of their libraries does not
-    matter. SQLite, in a few queries (PostgreSQL: ``store.papers.page_rows`` asks it with the
+    matter. SQLite, in a few queries (PostgreSQL: ``store.papers.page_matches`` asks it with the
     user's own in one)."""
     if not keys:
         return []

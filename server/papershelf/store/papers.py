@@ -12,8 +12,8 @@ from peewee import fn
 
 from papershelf.domain.identities import SCHEMES, identities_of, identities_of_url
 from papershelf.store import groups as group_queries
-from papershelf.store import records
-from papershelf.store.db import db, in_list, is_postgres, is_sqlite
+from papershelf.store import page_cache, records
+from papershelf.store.db import db, execute_prepared, in_list, is_postgres, is_sqlite
 from papershelf.store.models import Paper
 
 
@@ -207,74 +207,123 @@ LOOKUP_COLUMNS = ("id", "citation_key", "enrichment", "enrichment_reason", "enri
                   "authors", "authors_more", "primary_category")
 
 
-def page_rows(user_id: int, keys: list[str]) -> tuple[list, list]:
+def page_rows(user_id: int, keys: list[str], entry) -> tuple[list, list]:
     """What a page lookup reads of the papers known by one of ``keys`` (identities as stored,
-    ``identity_key``, each once): the user's own (rows as ``lookup_rows``) and those other
-    members of the user's groups shared (rows as ``groups.shared_on_page``). PostgreSQL
-    answers both in one query (``_page_sql``), SQLite in a few."""
+    ``identity_key``, each once): the user's own, rows ``(paper id, entry, keys matched)`` by
+    paper id, ``entry`` called with a row as ``lookup_rows``' (``LOOKUP_COLUMNS``, tags, notes,
+    highlights); and those other members of the user's groups shared, rows as
+    ``groups.shared_on_page``'. SQLite, in process: the rows at once. PostgreSQL: the papers
+    and their versions in one query, and only what is not kept at that version
+    (``page_cache``) in one more."""
     if not keys:
         return [], []
     if not is_postgres():
-        return lookup_rows(user_id, keys), group_queries.shared_on_page(user_id, keys)
-    (text,) = db.execute_sql(_page_sql(), [user_id, user_id, user_id, keys, user_id, user_id,
-                                         user_id]).fetchone()
-    return _page_rows(orjson.loads(text))
+        own = [(row[0], entry(*row[:8], *row[9:]), row[8]) for row in lookup_rows(user_id, keys)]
+        return own, group_queries.shared_on_page(user_id, keys)
+    return _found_by_version(user_id, keys, entry)
+
+
+def _found_by_version(user_id: int, keys: list[str], entry) -> tuple[list, list]:
+    """PostgreSQL: the papers the keys find, with their versions, in one query; what is not kept
+    at that version in ``page_cache.CACHE``, in one more (and kept there). Rows as
+    ``page_rows``'; a paper deleted between the two queries is left out."""
+    matches, shares, names = page_matches(user_id, keys)
+    mine: dict[int, tuple[str, list[str]]] = {}
+    theirs: dict[int, tuple[int, str, list[str]]] = {}
+    for pid, owner, key, version in matches:
+        if owner == user_id:
+            mine.setdefault(pid, (version, []))[1].append(key)
+        else:
+            theirs.setdefault(pid, (owner, version, []))[2].append(key)
+    groups_of: dict[int, list[dict]] = {}
+    for pid, group_id, name in shares:
+        groups_of.setdefault(pid, []).append({"id": group_id, "name": name})
+    wanted = ([("own", pid, version) for pid, (version, _) in mine.items()]
+              + [("shared", pid, theirs[pid][1]) for pid in groups_of])
+    kept = page_cache.CACHE.get_many(wanted)
+    found = {(kind, pid): value for (kind, pid, _), value in zip(wanted, kept, strict=True)}
+    own_due = [pid for pid in mine if found[("own", pid)] is None]
+    shared_due = [pid for pid in groups_of if found[("shared", pid)] is None]
+    if own_due or shared_due:
+        own_rows, shared_rows = page_entries(own_due, shared_due)
+        read = [("own", row[0], row[8], entry(*row[:8], *row[9:])) for row in own_rows]
+        read += [("shared", pid, version, (count, highlights))
+                 for pid, version, count, highlights in shared_rows]
+        page_cache.CACHE.put_many(read)
+        for kind, pid, _, value in read:
+            found[(kind, pid)] = value
+    own = [(pid, found[("own", pid)], matched) for pid, (_, matched) in mine.items()
+           if found[("own", pid)] is not None]
+    shared = []
+    for pid, groups_ in groups_of.items():
+        if found[("shared", pid)] is not None:
+            owner, _, matched = theirs[pid]
+            count, highlights = found[("shared", pid)]
+            shared.append((pid, names[owner], matched, groups_, count, highlights))
+    return own, shared
+
+
+def page_matches(user_id: int, keys: list[str]) -> tuple[list, list, dict]:
+    """PostgreSQL: which papers a page's ``keys`` (identities as stored, ``identity_key``, each
+    once) find, the user's own and those of fellow members of the user's groups, each with its
+    *version*: the ``xmin`` of its row, the transaction that last wrote it. Every write of what
+    a page is answered about a paper (its row, tags, notes, highlights) writes its row too, in
+    the same transaction (``services.papers.touch``, ``tags._touch``; the feeds' Last-Modified
+    rests on the same rule), so an answer kept for a paper at one version is still the answer
+    while the version is unchanged; xmin is unique across the cluster, never reused by a row
+    written again or by another database. Answers ``(matches, shares, names)``: matches ``[paper
+    id, owner id, key matched, version]``, shares ``[paper id, group id, group name]`` of the
+    members' papers shared to one of the user's groups (by group id), names ``{user id:
+    name}``. Each key is looked up in the (user, identity) index for the user and each fellow
+    member (nested probes, whatever the size of their libraries); the keys sent as one JSON
+    text (orjson writes it in 0.05 ms, psycopg's binary array of 600 strings took 1 ms) and
+    each match answered by its key's position; one JSON text decoded at once by orjson (the
+    driver's decoding of rows was a third of the lookup's time); a prepared statement (its
+    plan, probes driven by the keys, does not depend on the tables' sizes)."""
+    if not keys:
+        return [], [], {}
+    (text,) = execute_prepared(_matches_sql(), [user_id, user_id, user_id,
+                                                orjson.dumps(keys).decode(), user_id,
+                                                user_id]).fetchone()
+    matches, shares, names = orjson.loads(text)
+    return ([(pid, owner, keys[n - 1], version) for pid, owner, n, version in matches or ()],
+            shares or [], dict(names or ()))
 
 
 @functools.cache
-def _page_sql() -> str:
-    """PostgreSQL: a page lookup in one query and one JSON text, flat lists the caller groups
-    by paper: ``[own paper row with the identities it matched…], [[paper id, tag]…], [note…],
-    [highlight…], [[paper id, group id, group name, owner, identities matched, notes
-    count]…]`` (own papers' tags and notes; the highlights of own and shared papers; the
-    shares of the papers fellow members shared to a group of the user's). Each key is looked
-    up in the (user, identity) index for the user and each fellow member (nested probes,
-    whatever the size of their libraries; a hash of every identity stored cost more); the keys
-    sent as one binary array (``%b``: psycopg's text form of 600 strings cost 1.4 ms); one JSON
-    text decoded at once by orjson, not each row's JSON values apart (the driver's decoding of
-    those was a third of the lookup's time); the timestamp written as SQLite keeps it, for
-    records.ts; the authors, decoded, only where arXiv completed them (the page has its own
-    list until then)."""
+def _matches_sql() -> str:
     p = db.param
-    paper = ", ".join(
-        "to_char(p.enrichment_at, 'YYYY-MM-DD HH24:MI:SS.US')" if c == "enrichment_at" else
-        "CASE WHEN p.enrichment = 'done' THEN p.authors::json END" if c == "authors" else
-        f"p.{c}" for c in LOOKUP_COLUMNS)
-    note = records.pg_json_record(records.NOTE_COLUMNS)
-    highlight = records.pg_json_record(records.HIGHLIGHT_COLUMNS)
     return (
         f"WITH u AS (SELECT {p}::int AS user_id UNION ALL {group_queries.members_sql()}),"
-        " k AS MATERIALIZED (SELECT pi.paper_id, pi.user_id, pi.identity FROM u"
-        " CROSS JOIN unnest(%b::text[]) AS a(identity) CROSS JOIN LATERAL (SELECT paper_id,"
-        " user_id, identity FROM paper_identity pi WHERE pi.user_id = u.user_id"
-        " AND pi.identity = a.identity OFFSET 0) pi),"
-        " mine AS MATERIALIZED (SELECT paper_id, json_agg(identity) AS matched FROM k"
-        f" WHERE user_id = {p} GROUP BY paper_id),"
-        " theirs AS MATERIALIZED (SELECT paper_id, MIN(user_id) AS user_id, json_agg(identity)"
-        f" AS matched FROM k WHERE user_id <> {p} GROUP BY paper_id),"
-        " s AS MATERIALIZED (SELECT ps.paper_id, g.id, g.name FROM paper_share ps"
-        " JOIN user_group g ON g.id = ps.group_id WHERE ps.paper_id IN (SELECT paper_id FROM"
-        f" theirs) AND ps.group_id IN (SELECT group_id FROM group_member WHERE user_id = {p}))"
+        " k AS MATERIALIZED (SELECT pi.paper_id, pi.user_id, a.n FROM u CROSS JOIN"
+        f" json_array_elements_text({p}::json) WITH ORDINALITY AS a(identity, n)"
+        " CROSS JOIN LATERAL (SELECT paper_id, user_id FROM paper_identity pi"
+        " WHERE pi.user_id = u.user_id AND pi.identity = a.identity OFFSET 0) pi)"
         " SELECT json_build_array("
-        f" (SELECT json_agg(json_build_array({paper}, mine.matched) ORDER BY p.id) FROM mine"
-        "  JOIN paper p ON p.id = mine.paper_id),"
-        f" (SELECT json_agg(json_build_array(pt.paper_id, t.name) ORDER BY pt.paper_id,"
-        f"  {records.TAG_ORDER}) FROM paper_tag pt JOIN tag t ON t.id = pt.tag_id"
-        "  WHERE pt.paper_id IN (SELECT paper_id FROM mine)),"
-        f" (SELECT json_agg({note} ORDER BY paper_id, {records.NOTE_ORDER}) FROM note"
-        "  WHERE paper_id IN (SELECT paper_id FROM mine)),"
-        f" (SELECT json_agg({highlight} ORDER BY paper_id, {records.HIGHLIGHT_ORDER})"
-        "  FROM highlight WHERE paper_id IN (SELECT paper_id FROM mine"
-        "  UNION ALL SELECT paper_id FROM s)),"
-        " (SELECT json_agg(json_build_array(s.paper_id, s.id, s.name, o.name, t.matched,"
-        "  (SELECT COUNT(*) FROM note n WHERE n.paper_id = s.paper_id)) ORDER BY s.paper_id, s.id)"
-        '  FROM s JOIN theirs t ON t.paper_id = s.paper_id JOIN "user" o ON o.id = t.user_id)'
+        " (SELECT json_agg(json_build_array(k.paper_id, k.user_id, k.n, p.xmin)"
+        "  ORDER BY k.paper_id) FROM k CROSS JOIN LATERAL (SELECT xmin FROM paper p"
+        "  WHERE p.id = k.paper_id OFFSET 0) p),"
+        " (SELECT json_agg(json_build_array(ps.paper_id, g.id, g.name) ORDER BY ps.paper_id, g.id)"
+        "  FROM paper_share ps JOIN user_group g ON g.id = ps.group_id WHERE ps.paper_id IN"
+        f"  (SELECT paper_id FROM k WHERE user_id <> {p}) AND ps.group_id IN"
+        f"  (SELECT group_id FROM group_member WHERE user_id = {p})),"
+        ' (SELECT json_agg(json_build_array(o.id, o.name)) FROM "user" o'
+        "  WHERE o.id IN (SELECT user_id FROM u))"
         ")::text")
 
 
-def _page_rows(answer: list) -> tuple[list, list]:
-    """``_page_sql``'s flat lists as ``lookup_rows``' and ``groups.shared_on_page``'s rows."""
-    papers, tags, notes, highlights, shares = (part or [] for part in answer)
+def page_entries(own: list[int], shared: list[int]) -> tuple[list, list]:
+    """PostgreSQL: what a page is answered about papers, each with its version (as
+    ``page_matches``', read in the same statement as the rest): for the user's own ``own``,
+    rows as ``lookup_rows``' (``LOOKUP_COLUMNS``, version, tags, notes, highlights); for
+    fellow members' ``shared``, rows ``(paper id, version, notes count, highlights)``. One
+    query and one JSON text; the timestamp written as SQLite keeps it, for ``records.ts``; the
+    authors, decoded, only where arXiv completed them (the page has its own list until
+    then)."""
+    if not own and not shared:
+        return [], []
+    (text,) = execute_prepared(_entries_sql(), [own, shared]).fetchone()
+    papers, tags, notes, highlights, others = (part or [] for part in orjson.loads(text))
     tags_of: dict[int, list[str]] = {}
     for pid, name in tags:
         tags_of.setdefault(pid, []).append(name)
@@ -284,21 +333,44 @@ def _page_rows(answer: list) -> tuple[list, list]:
     highlights_of: dict[int, list[dict]] = {}
     for highlight in highlights:
         highlights_of.setdefault(highlight["paper_id"], []).append(highlight)
-    own = [(*row, tags_of.get(row[0], []), notes_of.get(row[0], []),
-            highlights_of.get(row[0], [])) for row in papers]
-    shared: dict[int, tuple] = {}
-    for pid, group_id, group, owner, matched, count in shares:
-        if pid not in shared:
-            shared[pid] = (pid, owner, matched, [], count, highlights_of.get(pid, []))
-        shared[pid][3].append({"id": group_id, "name": group})
-    return own, list(shared.values())
+    return ([(*row, tags_of.get(row[0], []), notes_of.get(row[0], []),
+              highlights_of.get(row[0], [])) for row in papers],
+            [(pid, version, count, highlights_of.get(pid, [])) for pid, version, count in others])
+
+
+@functools.cache
+def _entries_sql() -> str:
+    paper = ", ".join(
+        "to_char(p.enrichment_at, 'YYYY-MM-DD HH24:MI:SS.US')" if c == "enrichment_at" else
+        "CASE WHEN p.enrichment = 'done' THEN p.authors::json END" if c == "authors" else
+        f"p.{c}" for c in LOOKUP_COLUMNS)
+    note = records.pg_json_record(records.NOTE_COLUMNS)
+    highlight = records.pg_json_record(records.HIGHLIGHT_COLUMNS)
+    return (
+        "WITH mine AS (SELECT unnest(%b::int[]) AS paper_id),"
+        " theirs AS (SELECT unnest(%b::int[]) AS paper_id)"
+        " SELECT json_build_array("
+        f" (SELECT json_agg(json_build_array({paper}, p.xmin) ORDER BY p.id) FROM paper p"
+        "  WHERE p.id IN (SELECT paper_id FROM mine)),"
+        f" (SELECT json_agg(json_build_array(pt.paper_id, t.name) ORDER BY pt.paper_id,"
+        f"  {records.TAG_ORDER}) FROM paper_tag pt JOIN tag t ON t.id = pt.tag_id"
+        "  WHERE pt.paper_id IN (SELECT paper_id FROM mine)),"
+        f" (SELECT json_agg({note} ORDER BY paper_id, {records.NOTE_ORDER}) FROM note"
+        "  WHERE paper_id IN (SELECT paper_id FROM mine)),"
+        f" (SELECT json_agg({highlight} ORDER BY paper_id, {records.HIGHLIGHT_ORDER})"
+        "  FROM highlight WHERE paper_id IN (SELECT paper_id FROM mine"
+        "  UNION ALL SELECT paper_id FROM theirs)),"
+        " (SELECT json_agg(json_build_array(p.id, p.xmin,"
+        "  (SELECT COUNT(*) FROM note n WHERE n.paper_id = p.id)) ORDER BY p.id) FROM paper p"
+        "  WHERE p.id IN (SELECT paper_id FROM theirs))"
+        ")::text")
 
 
 def lookup_rows(user_id: int, keys: list[str]) -> list[tuple]:
     """The user's papers known by one of ``keys`` (identities as stored, ``identity_key``, each
     once): rows of ``LOOKUP_COLUMNS`` followed by the keys they matched, then their tags, notes
     and highlights. SQLite, in process: one query for the papers matched and one each for
-    their tags, notes and highlights (PostgreSQL: ``page_rows``' one query)."""
+    their tags, notes and highlights (PostgreSQL: ``page_matches``, ``page_entries``)."""
     if not keys:
         return []
     p = db.param
