@@ -14,6 +14,7 @@ import random
 import threading
 import time
 from datetime import datetime
+from urllib.parse import parse_qs, urlsplit
 
 from peewee import (
     DatabaseProxy,
@@ -62,9 +63,16 @@ def open_database(url: str):
         # a generic plan made while a table was small (a new store): a 20,000-paper import
         # through a running server took 140 s, against 37 s in a fresh process; planned each
         # time, 42 s.
+        # No JIT: PostgreSQL compiles a plan's expressions again at every execution (nothing is
+        # reused), which costs 30-40 ms, once a plan's estimated cost crosses jit_above_cost, as
+        # a page lookup's did on a new, not yet analyzed store (a 1-key lookup took 42 ms, 4 ms
+        # without). papershelf's statements are short; none gains from it. Options the URL gives
+        # (``?options=…``) are kept.
+        given = parse_qs(urlsplit(url).query).get("options", [""])[-1]
         return db_url.connect(
             f"{scheme}+pool://{rest}", max_connections=64, stale_timeout=300, timeout=30,
             prefer_psycopg3=True, prepare_threshold=2**31 - 1,
+            options=f"{given} -c jit=off".strip(),
         )
     return db_url.connect(url)
 
