@@ -39,20 +39,12 @@ def paper_detail(paper: Paper) -> dict:
     return records.paper_records([paper])[0]
 
 
-def identities_of_data(data) -> list[str]:
-    """The identities of a paper's fields (a save's body, or a stored paper), strongest first."""
-    get = data.get if isinstance(data, dict) else lambda k: getattr(data, k, None)
-    return queries.identities_of_fields(url=get("url"), source_url=get("source_url"),
-                                        doi=get("doi"), arxiv_id=get("arxiv_id"),
-                                        pdf_url=get("pdf_url"))
-
-
 def _candidates(user: User, data: dict, keys: tuple) -> list[tuple[str, int, str]]:
     """The user's papers sharing one of ``keys`` with ``data``: ``(key, id, title)``, by the
     first key they share in the order of ``keys``, then oldest first."""
     keys = [k for k in keys if data.get(k)]
     if not data.get("arxiv_id"):
-        wanted = identities_of_data(data)
+        wanted = queries.identities_of_data(data)
         if wanted:  # saves of one paper by any of its forms take turns
             queries.lock_identity(user.id, wanted[0])
     if not keys:
@@ -68,7 +60,7 @@ def _by_identity(user: User, data: dict, *, title_must_fit: bool) -> Paper | Non
     whose title fits (an arXiv id needs no title); else, unless ``title_must_fit``, the first
     that shares more than an address (``url:``: a page many papers were saved from). A paper
     with another arXiv id is never the one."""
-    wanted = identities_of_data(data)
+    wanted = queries.identities_of_data(data)
     matches = queries.papers_with_identities(user.id, wanted)
     if not matches:
         return None
@@ -187,8 +179,8 @@ def _save(user, data, fields, tags, enrich, find) -> tuple[Paper, bool]:
             paper.save()
             search.reindex(paper)
         # What this save knew it by finds it from now on, as what it was known by does.
-        queries.add_identities([(paper.id, user.id, identities_of_data(paper)
-                                 + identities_of_data(data))])
+        queries.add_identities([(paper.id, user.id, queries.identities_of_data(paper)
+                                 + queries.identities_of_data(data))])
         return paper, False
     if not fields.get("title"):  # saved from its arXiv id alone: arXiv's answer titles it
         fields["title"] = provisional_title(fields["arxiv_id"])
@@ -199,7 +191,7 @@ def _save(user, data, fields, tags, enrich, find) -> tuple[Paper, bool]:
         enrichment.mark_queued(paper, now)
     paper.citation_key, paper.citation_key_fixed = citekeys.new_key(user, fields, paper.enrichment)
     paper = queries.insert_paper(paper)
-    queries.add_identities([(paper.id, user.id, identities_of_data(paper))])
+    queries.add_identities([(paper.id, user.id, queries.identities_of_data(paper))])
     if tags:
         set_tags(paper, tags)
     search.index_new(paper, tags or [])
@@ -281,7 +273,7 @@ def _update_paper(user: User, paper_id: int, data: dict, enrich: bool) -> Paper:
     paper.save()
     search.reindex(paper)
     if _IDENTITY_SOURCES & set(data):  # the person's fields say who the paper is now
-        queries.replace_identities(user.id, paper.id, identities_of_data(paper))
+        queries.replace_identities(user.id, paper.id, queries.identities_of_data(paper))
     return paper
 
 

@@ -158,6 +158,14 @@ def identities_of_fields(*, url=None, source_url=None, doi=None, arxiv_id=None,
     return sorted(found, key=lambda i: SCHEMES.index(i.partition(":")[0]))
 
 
+def identities_of_data(data) -> list[str]:
+    """The identities of a paper's fields (a save's body, a stored paper or its row as a dict),
+    strongest first."""
+    get = data.get if isinstance(data, dict) else lambda k: getattr(data, k, None)
+    return identities_of_fields(url=get("url"), source_url=get("source_url"), doi=get("doi"),
+                                arxiv_id=get("arxiv_id"), pdf_url=get("pdf_url"))
+
+
 def add_identities(rows) -> None:
     """``rows``: ``(paper_id, user_id, identities)``; each identity a paper lacks is added."""
     values = [(user_id, paper_id, key) for paper_id, user_id, found in rows

@@ -63,9 +63,7 @@ def write_back(rows: dict) -> int:
     # kept with it has none there) and those of its fields.
     queries.add_identities([(paper_id, paper["user_id"], [
         *(row["identity"] for row in rows.get("paper_identity", ())),
-        *queries.identities_of_fields(url=paper.get("url"), source_url=paper.get("source_url"),
-                                      doi=paper.get("doi"), arxiv_id=paper.get("arxiv_id"),
-                                      pdf_url=paper.get("pdf_url"))])])
+        *queries.identities_of_data(paper)])])
     for row in rows["paper_share"]:
         if db.execute_sql(f"SELECT 1 FROM user_group WHERE id = {db.param}",
                           (row["group_id"],)).fetchone():
