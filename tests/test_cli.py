@@ -5,6 +5,8 @@ import stat
 import subprocess
 import sys
 
+import pytest
+
 from papershelf.testing import ServerProcess, call
 
 
@@ -47,6 +49,20 @@ def test_token_create_makes_a_working_token_for_a_new_user(tmp_path):
         assert status == 201
         assert call(server.base, "GET", "/api/papers", carol)[1]["items"][0]["title"] == "Carol's"
         assert call(server.base, "GET", "/api/papers", server.token)[1]["items"] == []
+
+
+def test_serve_on_port_0_names_the_port_it_took_and_a_taken_port_is_never_mistaken_for_ours(
+        tmp_path):
+    with ServerProcess(tmp_path / "a") as first:  # --port 0
+        assert f"serving on http://127.0.0.1:{first.port}  " in first.output
+        assert first.port > 0 and call(first.base, "GET", "/api/health")[0] == 200
+        # A second server asked for the same port answers nothing of its own: its start fails
+        # with the server's one-line reason, although /api/health answers there (the first's).
+        second = ServerProcess(tmp_path / "b", port=first.port)
+        with pytest.raises(RuntimeError, match="cannot listen on 127.0.0.1:.*in use"):
+            second.start()
+        assert second.proc.poll() not in (None, 0)
+        assert call(first.base, "GET", "/api/papers", first.token)[0] == 200
 
 
 def test_serve_help_lists_its_flags():

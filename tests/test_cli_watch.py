@@ -22,26 +22,34 @@ def _wait_for(predicate, timeout):
 
 @pytest.fixture
 def watching(tmp_path):
+    """(server, refs.bib, the watcher, its stderr as a function)."""
     data = tmp_path / "data"
     refs = tmp_path / "paper" / "refs.bib"
     refs.parent.mkdir()
-    with ServerProcess(data) as server:
+    log = tmp_path / "watch.log"  # a file: readable while the watcher runs, never a full pipe
+    with ServerProcess(data) as server, open(log, "w") as err:
         proc = subprocess.Popen(
             [sys.executable, "-m", "papershelf", "export", "-o", str(refs), "--watch", "--tag", "cite",
              "--data-dir", str(data)],
-            env={**os.environ, "PAPERSHELF_ARXIV_API": "off"}, stderr=subprocess.PIPE, text=True)
+            env={**os.environ, "PAPERSHELF_ARXIV_API": "off"}, stderr=err, text=True)
         try:
-            assert _wait_for(refs.exists, 15), "the first export was not written"
-            yield server, refs, proc
+            assert _wait_for(refs.exists, 15), (
+                f"the first export was not written; the watcher said: {log.read_text()!r}; "
+                f"the server: {server.output[-2000:]!r}")
+            yield server, refs, proc, log.read_text
         finally:
             if proc.poll() is None:
                 proc.send_signal(signal.SIGINT)
-                proc.wait(timeout=10)
-            proc.stderr.close()
+                try:
+                    proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()  # never left running into the next test
+                    proc.wait()
+                    raise
 
 
 def test_the_file_follows_the_library_within_2_s_and_stays_untouched_otherwise(watching):
-    server, refs, proc = watching
+    server, refs, _proc, _stderr = watching
     assert refs.read_text() == ""  # nothing tagged 'cite' yet
     status, paper = call(server.base, "POST", "/api/papers", server.token,
                          {"title": "Attention Is All You Need", "arxiv_id": "1706.03762",
@@ -63,10 +71,10 @@ def test_the_file_follows_the_library_within_2_s_and_stays_untouched_otherwise(w
 
 
 def test_ctrl_c_stops_cleanly(watching):
-    _, refs, proc = watching
+    _, refs, proc, stderr = watching
     proc.send_signal(signal.SIGINT)
     assert proc.wait(timeout=10) == 0
-    stderr = proc.stderr.read()
+    stderr = stderr()
     assert "stopped watching" in stderr and "Traceback" not in stderr
     assert [p.name for p in refs.parent.iterdir()] == ["refs.bib"]
 

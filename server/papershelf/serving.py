@@ -51,3 +51,10 @@ def create_server(app, host: str = "127.0.0.1", port: int = 0, threads: int = 8,
                               max_request_body_size=limit, **kw)
     server.channel_class = _Channel
     return server
+
+
+def served_port(server) -> int:
+    """The port ``server`` listens on (the one the kernel chose for port 0); a server on several
+    sockets (a host name with more than one address) answers its first."""
+    port = getattr(server, "effective_port", None)
+    return port if port is not None else server.effective_listen[0][1]

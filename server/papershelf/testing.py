@@ -6,8 +6,10 @@ Nothing here is a stand-in: the server is the real one on a real store.
 """
 
 import http.client
+import itertools
 import json
 import os
+import re
 import socket
 import sqlite3
 import subprocess
@@ -75,40 +77,79 @@ def call(base: str, method: str, path: str, token: str | None = None, body=None,
         return status, raw
 
 
+_LOGS = itertools.count(1)
+_SERVING = re.compile(r"serving on http://\S+:(\d+)\s")
+
+
 class ServerProcess:
     """`papershelf serve` in a child process, as a user starts it."""
 
-    def __init__(self, data_dir, port=None, env=None, args=(), data_dir_flag=True):
+    def __init__(self, data_dir, port=None, env=None, args=(), data_dir_flag=True,
+                 host="127.0.0.1"):
         self.data_dir = str(data_dir)
-        self.port = port or free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
+        self.host = host
+        # None: the server takes any free port itself (``--port 0``) and names it, so no other
+        # process can take it between a choice made here and the server's bind. Once known,
+        # the port is kept: stop() and start() again serve at the same address.
+        self.port = port
         self.env = {**os.environ, "PAPERSHELF_ARXIV_API": "off", **(env or {})}
         self.args = list(args)
         self.data_dir_flag = data_dir_flag  # False: the server finds its data dir by itself
         self.proc = None
-        # A file, not a pipe: a chatty server can never block on a full pipe.
-        self.log_path = os.path.join(os.path.dirname(os.path.abspath(self.data_dir)),
-                                     f"serve-{self.port}.log")
+        # A file, not a pipe: a chatty server can never block on a full pipe. One per
+        # ServerProcess, beside its data dir; a restart appends to it.
+        data = os.path.abspath(self.data_dir)
+        self.log_path = os.path.join(
+            os.path.dirname(data), f"serve-{os.path.basename(data)}-{os.getpid()}-{next(_LOGS)}.log")
+
+    @property
+    def base(self) -> str:
+        if self.port is None:
+            raise RuntimeError("the server's port is known once it started")
+        return f"http://{self.host}:{self.port}"
 
     def start(self, timeout=20):
+        """Start ``papershelf serve`` and answer once it serves: once it printed the port it
+        listens on and that port answers /api/health. The printed line comes from this process
+        after its bind, so an answer from some other server can never pass for it."""
         os.makedirs(os.path.dirname(self.log_path), exist_ok=True)
         with open(self.log_path, "a") as log:
+            offset = log.tell()
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "papershelf", "serve", "--port", str(self.port),
+                [sys.executable, "-m", "papershelf", "serve", "--host", self.host,
+                 "--port", str(self.port or 0),
                  *(["--data-dir", self.data_dir] if self.data_dir_flag else []), *self.args],
                 env=self.env, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
+        port = None
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"papershelf serve exited: {self.output}")
+                raise RuntimeError(f"papershelf serve exited: {self._output_since(offset)}")
+            port = port or self._announced_port(offset)
             try:
-                if call(self.base, "GET", "/api/health", timeout=1)[0] == 200:
+                if port and call(f"http://{self.host}:{port}", "GET", "/api/health",
+                                 timeout=1)[0] == 200:
+                    self.port = port
                     return self
             except OSError:
                 pass
             time.sleep(0.1)
         self.stop()
-        raise RuntimeError("papershelf serve did not answer in time")
+        raise RuntimeError(f"papershelf serve did not answer in time: {self._output_since(offset)}")
+
+    def _announced_port(self, offset: int) -> int | None:
+        """The port in this start's line 'serving on http://host:port' (None before it)."""
+        found = _SERVING.search(self._output_since(offset))
+        return int(found.group(1)) if found else None
+
+    def _output_since(self, offset: int) -> str:
+        """What the server printed after byte ``offset`` of its log (this start's part)."""
+        try:
+            with open(self.log_path, "rb") as f:
+                f.seek(offset)
+                return f.read().decode("utf-8", "replace")
+        except FileNotFoundError:
+            return ""
 
     @property
     def token(self) -> str:

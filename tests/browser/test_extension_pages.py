@@ -391,14 +391,12 @@ def test_a_server_on_another_host_works_through_cors_without_a_host_permission(b
     """The options page's promise: any papershelf server works, without a permission prompt. A server
     on 127.0.0.2 is outside the manifest's host permissions (127.0.0.1, localhost): the worker's
     requests go through CORS, which the server allows for extension origins."""
-    from conftest import Server, free_port
+    from conftest import Server
 
     context, sw = browser
-    port = free_port()
     (tmp_path / "data").mkdir()
-    server = Server(tmp_path / "data", port=port, env={"PAPERSHELF_ALLOWED_HOSTS": "127.0.0.2"},
-                    args=["--host", "127.0.0.2"])
-    server.base = f"http://127.0.0.2:{port}"
+    server = Server(tmp_path / "data", host="127.0.0.2",
+                    env={"PAPERSHELF_ALLOWED_HOSTS": "127.0.0.2"})
     server.start(timeout=30)
     try:
         assert sw.evaluate(

@@ -446,11 +446,9 @@ def test_switching_to_a_server_on_another_host_works_through_cors(ext_connected,
     team server would be): reached through CORS, which the server allows for moz-extension://
     origins, with no permission asked; saves go to the new server only."""
     ext, first = ext_connected
-    port = free_port()
     (tmp_path / "other").mkdir()
-    other = Server(tmp_path / "other", port=port, env={"PAPERSHELF_ALLOWED_HOSTS": "127.0.0.2"},
-                   args=["--host", "127.0.0.2"])
-    other.base = f"http://127.0.0.2:{port}"
+    other = Server(tmp_path / "other", host="127.0.0.2",
+                   env={"PAPERSHELF_ALLOWED_HOSTS": "127.0.0.2"})
     other.start(timeout=30)
     try:
         # Not a host the manifest asks for (Firefox grants the every-page content script's

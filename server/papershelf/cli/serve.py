@@ -20,7 +20,8 @@ def display_url(url: str) -> str:
 
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=5180, show_default=True, type=int)
+@click.option("--port", default=5180, show_default=True, type=click.IntRange(0, 65535),
+              help="0: any free port (the line 'serving on' names the one taken)")
 @data_dir_option
 @click.option("--threads", default=8, show_default=True, type=int)
 def serve(host, port, data_dir, threads):
@@ -28,7 +29,7 @@ def serve(host, port, data_dir, threads):
     import logging
 
     from papershelf.app import tune_gc
-    from papershelf.serving import create_server
+    from papershelf.serving import create_server, served_port
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("waitress.queue").setLevel(logging.WARNING)
@@ -42,7 +43,7 @@ def serve(host, port, data_dir, threads):
     start_background = app.extensions.get("papershelf_start_background")
     if start_background:
         start_background()
-    click.echo(f"papershelf {__version__} serving on http://{host}:{port}  "
+    click.echo(f"papershelf {__version__} serving on http://{host}:{served_port(server)}  "
                f"(store: {display_url(app.config['DATABASE_URL'])})")
     sys.stdout.flush()
     server.run()
