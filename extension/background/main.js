@@ -13,7 +13,7 @@ import { answerMessage, answerPort, handlers, route } from "./router.js";
 import { OUTBOX_ALARM, flush, outbox, showWaiting } from "./outbox.js";
 import { forgetTab } from "./panels.js";
 import { applyRedirects, forgetReaderTab } from "./reader.js";
-import { saveFocusedPaper, saveTab } from "./tabs.js";
+import { forgetBadge, saveFocusedPaper, saveTab } from "./tabs.js";
 import { rememberChanges } from "./storage.js";
 
 const SAVE_COMMAND = "save-focused-paper"; // manifest.json "commands"
@@ -32,6 +32,7 @@ chrome.commands.onCommand.addListener((command) => {
 });
 chrome.tabs.onRemoved.addListener((tabId) => {
   forgetTab(tabId);
+  forgetBadge(tabId);
   forgetReaderTab(tabId);
 });
 chrome.runtime.onStartup.addListener(() => showWaiting());

@@ -28,7 +28,7 @@ import {
   removeNote,
 } from "./panels.js";
 import { openReader, originalPdf, pdfRedirects } from "./reader.js";
-import { isPrivatePage, saveActiveTab, showSavedState } from "./tabs.js";
+import { isPrivatePage, saveActiveTab, savedShownCount, showSavedState } from "./tabs.js";
 import { Role, extensionIdentity, mayAsk, pageSafeHighlight, pageSafePaper, pageSafeShared, senderRole } from "./trust.js";
 
 /** A content script's answer about a save or a highlight, with nothing private in it. */
@@ -58,9 +58,13 @@ export const handlers = {
       // A page outside the named sites asks for its one paper, and is told nothing: the answer
       // goes to the toolbar badge (and the panel, which asks the worker itself).
       const [key] = Array.isArray(keys) ? keys : [];
+      const tabId = sender.tab.id;
+      const shown = savedShownCount(tabId);
       const { papers } = await lookupPage(api, key ? [key] : []);
       if (papers[key]) remember(key, papers[key]);
-      await showSavedState(sender.tab.id, Boolean(papers[key]));
+      // "Not saved", asked before a save of this tab showed ✓ and answered after: what was true
+      // before the save, which must not clear its badge.
+      if (papers[key] || savedShownCount(tabId) === shown) await showSavedState(tabId, Boolean(papers[key]));
       return { papers: {}, queued: [], shared: {} };
     }
     const { papers, shared } = await lookupPage(api, keys);

@@ -136,8 +136,23 @@ export function isPrivatePage(sender, role) {
   return role === Role.CONTENT && !marksInPage((sender && sender.tab && sender.tab.url) || (sender && sender.url) || "");
 }
 
+/** tabId → how many times its badge was set to saved (a save, or a lookup that found it). */
+const savedShown = new Map();
+
+/** How many times tab `tabId`'s badge was set to saved: a private page's lookup compares it
+ * before and after its answer, which, asked before a save, says what was true before it. */
+export function savedShownCount(tabId) {
+  return savedShown.get(tabId) || 0;
+}
+
+/** Tab `tabId` is gone. */
+export function forgetBadge(tabId) {
+  savedShown.delete(tabId);
+}
+
 /** The toolbar badge of tab `tabId`: ✓ when its paper is in the library, nothing otherwise. */
 export async function showSavedState(tabId, saved) {
+  if (saved) savedShown.set(tabId, savedShownCount(tabId) + 1);
   try {
     await chrome.action.setBadgeText({ tabId, text: saved ? "✓" : "" });
     await chrome.action.setTitle({ tabId, title: saved ? "papershelf: this page's paper is saved" : "papershelf" });

@@ -15,7 +15,7 @@ import { pdfUrlOf } from "../lib/pdf.js";
 import { ACTION_ATTR, PAPER_ATTR, UI_ATTR, el } from "./dom.js";
 import { request } from "./messaging.js";
 import { togglePanel } from "./panel.js";
-import { elementsFor, infoOf, savePayloadFor, savedFrom, setKnown, state, track, untrack } from "./state.js";
+import { elementsFor, infoOf, saveBegun, savePayloadFor, savedFrom, setKnown, state, track, untrack } from "./state.js";
 import { Measure, timed, timedAsync } from "./timing.js";
 
 let template = null;
@@ -168,6 +168,7 @@ async function savePaper(element) {
   if (status === "saved" || status === "saving") return; // saving again: nothing to do
   const body = timed(Measure.SAVE_DESCRIBE, () => {
     const payload = savePayloadFor(element);
+    saveBegun(d.key);
     setKnown(d.key, { status: "saving", error: "", savedHere: true });
     return payload;
   });

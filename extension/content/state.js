@@ -18,6 +18,10 @@ export const state = {
   byKey: new Map(),
   /** Keys asked of the server already, or being asked. */
   lookedUp: new Set(),
+  /** key → how many saves of that paper began on this page. A lookup asked before a save and
+   * answered after it began tells what was true before the save: it is not applied to that
+   * paper (the save's own answer is). */
+  saves: new Map(),
   /** Keys that have (or had) painted highlights on this page. */
   paintedKeys: new Set(),
   /** The highlight toolbar once built: {host, comment, colors}. */
@@ -78,6 +82,16 @@ export function setKnown(key, patch) {
   state.known.set(key, info);
   for (const listener of paperListeners) listener(key);
   return info;
+}
+
+/** A save of `key` begins on this page. */
+export function saveBegun(key) {
+  state.saves.set(key, (state.saves.get(key) || 0) + 1);
+}
+
+/** How many saves of each of `keys` began so far: what a lookup compares once answered. */
+export function savesOf(keys) {
+  return new Map(keys.map((key) => [key, state.saves.get(key) || 0]));
 }
 
 /** The patch that a paper the server returned is saved. */

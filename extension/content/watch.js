@@ -14,7 +14,7 @@ import { request } from "./messaging.js";
 import { paintAll, paintShared } from "./paint.js";
 import { mountBar, renderPaper, unmountBar } from "./paperbar.js";
 import { prewarmPanel } from "./panel.js";
-import { savedFrom, setKnown, state } from "./state.js";
+import { savedFrom, savesOf, setKnown, state } from "./state.js";
 import { Measure, timed } from "./timing.js";
 
 const SCAN_DEBOUNCE_MS = 120;
@@ -53,10 +53,12 @@ function completedFromArxiv(p) {
   return `${p.authors.join(", ")}${more}${category}`;
 }
 
-/** Apply a lookup answer to the state: saved, queued, or (no longer) saved. */
-function showLookup(keys, result) {
+/** Apply a lookup answer to the state: saved, queued, or (no longer) saved; not to a paper whose
+ * save began since the lookup was asked (`savesBefore`, from savesOf): the save's answer shows it. */
+function showLookup(keys, result, savesBefore) {
   const queued = new Set(result.queued || []);
   for (const key of keys) {
+    if ((state.saves.get(key) || 0) !== savesBefore.get(key)) continue;
     const p = result.papers && result.papers[key];
     if (p) {
       setKnown(key, { ...savedFrom(p), note_count: p.note_count || 0, highlights: p.highlights || [], completed: completedFromArxiv(p), error: "" });
@@ -89,6 +91,7 @@ export async function lookup(keys) {
   }
   if (!keys.length) return;
   keys.forEach((k) => state.lookedUp.add(k));
+  const savesBefore = savesOf(keys);
   let result;
   try {
     result = await request(MessageType.LOOKUP, { keys });
@@ -99,7 +102,7 @@ export async function lookup(keys) {
   }
   // A private page's lookup only lights the badge: the answer tells it nothing to show.
   if (state.private) return;
-  timed(Measure.SAVED_SHOWN, () => showLookup(keys, result));
+  timed(Measure.SAVED_SHOWN, () => showLookup(keys, result, savesBefore));
   timed(Measure.PAINT, () => {
     paintAll(keys);
     paintShared(keys);

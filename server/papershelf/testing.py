@@ -153,8 +153,13 @@ class ServerProcess:
 
     @property
     def token(self) -> str:
-        with open(os.path.join(self.data_dir, "token")) as f:
-            return f.read().strip()
+        """The token the first start wrote (a store that was not empty got none)."""
+        try:
+            with open(os.path.join(self.data_dir, "token")) as f:
+                return f.read().strip()
+        except FileNotFoundError:
+            raise RuntimeError(f"no token in {self.data_dir}: the first start writes one only on "
+                               f"an empty store; the server said: {self.output[-2000:]}") from None
 
     def kill(self):
         """SIGKILL: no chance to clean up."""

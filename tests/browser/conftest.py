@@ -50,6 +50,28 @@ def wait_saved(page, arxiv_id):
         f'[data-papershelf-paper="{arxiv_id}"] [data-papershelf-action="save"][aria-pressed="true"]')
 
 
+# The server's answers to lookups held in the worker until the test lets them go (a slow
+# network): a lookup asked as the page loads is answered "not saved" by the server, and that
+# answer reaches the page only after a Save clicked meanwhile. lookupsHeld counts the answers
+# held; releaseLookups() lets them go, and every later one passes at once.
+HOLD_LOOKUP_ANSWERS = """() => {
+    const original = globalThis.fetch;
+    let release;
+    const released = new Promise((resolve) => { release = resolve; });
+    globalThis.lookupsHeld = 0;
+    globalThis.releaseLookups = release;
+    globalThis.fetch = async (input, init) => {
+        const response = await original(input, init);
+        const url = new URL(typeof input === "string" ? input : input.url);
+        if (url.pathname === "/api/papers/lookup") {
+            globalThis.lookupsHeld += 1;
+            await released;
+        }
+        return response;
+    };
+}"""
+
+
 def notes_frame(page):
     """The notes panel: an extension page in the page's frame (its document is not the page's)."""
     return page.frame_locator("iframe[data-papershelf-frame]")

@@ -11,7 +11,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from conftest import EXTENSION, PAGES, wait_until
+from conftest import EXTENSION, HOLD_LOOKUP_ANSWERS, PAGES, wait_until
 from papershelf.domain.identifiers import normalize_url
 
 pytestmark = pytest.mark.browser
@@ -221,6 +221,28 @@ def test_a_private_page_asks_for_its_one_paper_and_is_told_nothing(connected):
     lookups = wait_until(lambda: sw.evaluate("() => globalThis.lookups") or None, what="the lookup")
     assert lookups == [{"asked": [HOSTILE_URL], "answered": 0}], lookups
     wait_until(lambda: badge(sw, HOSTILE_URL) == "✓", what="the badge")
+
+
+def test_a_lookup_answered_after_a_save_leaves_the_badge_saved(connected):
+    """A private page's lookup, asked as it loads, is answered "not saved" and reaches the worker
+    only after the page's Save showed ✓: the badge stays ✓."""
+    context, sw, server = connected
+    fixture = next(p for p in PAPER_PAGES if not MARKS_IN_PAGE[p["url"]])
+    serve_fixture(context, fixture)
+    sw.evaluate(HOLD_LOOKUP_ANSWERS)
+    sw.evaluate(RECORD_LOOKUPS)
+    page = context.new_page()
+    page.goto(fixture["url"])
+    wait_bar(page)
+    wait_until(lambda: sw.evaluate("() => globalThis.lookupsHeld") == 1, what="the held lookup")
+    page.locator('[data-papershelf-action="save"]').click()
+    wait_until(lambda: badge(sw, fixture["url"]) == "✓", what="the badge after saving")
+    assert len(server.papers()) == 1
+    sw.evaluate("() => globalThis.releaseLookups()")
+    lookups = wait_until(lambda: sw.evaluate("() => globalThis.lookups") or None,
+                         what="the held lookup's answer")
+    assert lookups == [{"asked": [lookups[0]["asked"][0]], "answered": 0}], lookups
+    assert badge(sw, fixture["url"]) == "✓"
 
 
 def select_in_page(page, quote):

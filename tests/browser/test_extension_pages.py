@@ -6,6 +6,7 @@ import re
 import pytest
 
 from conftest import (
+    HOLD_LOOKUP_ANSWERS,
     LATE_URL,
     LIST_URL,
     TOPIC_URL,
@@ -61,6 +62,30 @@ def test_cards_view_marks_every_paper_once_with_one_lookup(connected):
     assert ids == [p["arxiv_id"] for p in PAPERS]
     assert page.locator('[data-papershelf-action="save"]').count() == len(PAPERS)
     assert page.locator('[data-papershelf-action="save"][aria-pressed="true"]').count() == 0
+
+
+def test_a_lookup_answered_after_a_save_does_not_show_the_paper_unsaved_again(connected):
+    """The page's lookup, asked as it loads, is answered "not saved" and reaches the page only
+    after a Save clicked meanwhile: the paper stays Saved (the save's answer is the newer)."""
+    context, sw, server = connected
+    already = PAPERS[1]
+    status, _ = server.call("POST", "/api/papers", {"arxiv_id": already["arxiv_id"],
+                                                    "title": already["title"]})
+    assert status == 201
+    sw.evaluate(HOLD_LOOKUP_ANSWERS)
+    page = context.new_page()
+    page.goto(TOPIC_URL)
+    wait_marked(page)
+    wait_until(lambda: sw.evaluate("() => globalThis.lookupsHeld") == 1, what="the held lookup")
+    save_button(page, FIRST["arxiv_id"]).click()
+    wait_saved(page, FIRST["arxiv_id"])
+    sw.evaluate("() => globalThis.releaseLookups()")
+    wait_saved(page, already["arxiv_id"])  # the held answer is in the page now
+    button = save_button(page, FIRST["arxiv_id"])
+    assert button.get_attribute("aria-pressed") == "true"
+    assert button.inner_text().strip().endswith("Saved")
+    assert sorted(p["arxiv_id"] for p in server.papers()) == sorted(
+        [FIRST["arxiv_id"], already["arxiv_id"]])
 
 
 def test_save_from_cards_is_stored_and_shown_saved_after_reload(connected):
