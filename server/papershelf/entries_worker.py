@@ -27,7 +27,7 @@ BETWEEN_BATCHES = 0.2  # seconds between two full batches: saves run between the
 
 class EntriesWorker(background.BackgroundWorker):
     thread_name = "papershelf-entries"
-    what = "entries written ahead"
+    what = "entries write-ahead"  # "entries write-ahead worker started"
 
     def __init__(self, app):
         super().__init__(app)
