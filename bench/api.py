@@ -36,7 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "server"))  # the package, also when it is not installed
 
-from papershelf.testing import ServerProcess, free_port  # noqa: E402
+from papershelf.testing import ServerProcess, free_port, settle_store  # noqa: E402
 
 THREADS = 8
 ROUNDS = 3
@@ -216,14 +216,7 @@ def populate(data_dir, db_url, n):
 
         for start in range(0, n, 500):  # a transaction's locks are few (saves lock identities)
             write(lambda start=start: load(start))
-        if not db_url.startswith("sqlite"):
-            # A store that grew to this size has been vacuumed and analyzed by autovacuum many
-            # times over (its visibility map lets counts read indexes alone); a bulk load that
-            # took seconds has not been yet. VACUUM runs outside a transaction.
-            import psycopg
-
-            with psycopg.connect(db_url, autocommit=True) as conn:
-                conn.execute("VACUUM ANALYZE")
+        settle_store(db_url)
     db = app.extensions["papershelf_db"]
     if hasattr(db, "close_all"):
         db.close_all()

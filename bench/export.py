@@ -41,6 +41,7 @@ from papershelf.formats.bibtex_write import (  # noqa: E402
     entry_fields,
     write_bibtex,
 )
+from papershelf.testing import settle_store  # noqa: E402
 
 WORDS = (
     "agent agents policy optimization reinforcement learning language model reward tool use "
@@ -225,13 +226,7 @@ def stored_library(records: list[dict], data_dir: str, url: str):
                 Highlight.insert_many(highlights).execute()
 
         write(load)
-    if not url.startswith("sqlite"):
-        # a store that grew to this size has been analyzed by autovacuum many times over; a bulk
-        # load that took seconds has not been yet (its planner would guess 1,700 papers)
-        import psycopg
-
-        with psycopg.connect(url, autocommit=True) as conn:
-            conn.execute("VACUUM ANALYZE")
+    settle_store(url)  # (unanalyzed, its planner would guess 1,700 papers)
     return app, token
 
 

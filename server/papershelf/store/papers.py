@@ -332,18 +332,20 @@ def page_entries(own: list[int], shared: list[int]) -> tuple[list, list]:
         return [], []
     (text,) = execute_prepared(_entries_sql(), [own, shared]).fetchone()
     papers, tags, notes, highlights, others = (part or [] for part in orjson.loads(text))
-    tags_of: dict[int, list[str]] = {}
-    for pid, name in tags:
-        tags_of.setdefault(pid, []).append(name)
-    notes_of: dict[int, list[dict]] = {}
-    for note in notes:
-        notes_of.setdefault(note["paper_id"], []).append(note)
-    highlights_of: dict[int, list[dict]] = {}
-    for highlight in highlights:
-        highlights_of.setdefault(highlight["paper_id"], []).append(highlight)
+    tags_of = _by_paper(tags, lambda tag: tag[0], lambda tag: tag[1])
+    notes_of = _by_paper(notes, lambda note: note["paper_id"])
+    highlights_of = _by_paper(highlights, lambda highlight: highlight["paper_id"])
     return ([(*row, tags_of.get(row[0], []), notes_of.get(row[0], []),
               highlights_of.get(row[0], [])) for row in papers],
             [(pid, version, count, highlights_of.get(pid, [])) for pid, version, count in others])
+
+
+def _by_paper(items, paper_of, value=lambda item: item) -> dict[int, list]:
+    """paper id → the values of its ``items``, in their order."""
+    grouped: dict[int, list] = {}
+    for item in items:
+        grouped.setdefault(paper_of(item), []).append(value(item))
+    return grouped
 
 
 @functools.cache
