@@ -355,3 +355,13 @@ test("the detector says yes on every paper page and no on the pages without one"
   assert.ok(!mayDescribePaper(load("notpapers/wikipedia-2.html", "https://en.wikipedia.org/wiki/New_Zealand"), "https://en.wikipedia.org/wiki/New_Zealand"));
   assert.ok(mayDescribePaper(htmlDocument("<html><head></head><body></body></html>", "https://ieeexplore.ieee.org/document/1"), "https://ieeexplore.ieee.org/document/1"));
 });
+
+test("ACM: an article's page views are read; its PDF views, a proceedings' page and other hosts are not", async () => {
+  const { acm } = await import("../../extension/lib/adapters/sites/acm.js");
+  const at = (url) => acm.match(new URL(url));
+  for (const view of ["", "abs/", "full/", "fullHtml/"]) assert.equal(at(`https://dl.acm.org/doi/${view}10.1145/3442188.3445922`), true, view);
+  for (const url of ["https://dl.acm.org/doi/pdf/10.1145/3442188.3445922", "https://dl.acm.org/doi/epdf/10.1145/3442188.3445922",
+    "https://dl.acm.org/doi/proceedings/10.1145/3442188", "https://dl.acm.org/toc/cacm/2020/63/1", "https://example.org/doi/10.1145/3442188.3445922"]) {
+    assert.equal(at(url), false, url);
+  }
+});

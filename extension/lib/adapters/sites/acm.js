@@ -19,12 +19,17 @@ import { embeddedEntry } from "../embedded.js";
 
 const text = (el) => (el ? squash(el.textContent) : "");
 
+/** An article's address, `/doi/[view/]10.xxxx/…`: [, the view (or undefined), the DOI as written]. */
+const DOI_PATH = /^\/doi\/(?:(abs|full|fullHtml|epdf|pdf)\/)?(10\.\d{4,9}\/.+)$/;
+/** The views that are pages to read (a PDF is not). */
+const PAGE_VIEWS = new Set([undefined, "abs", "full", "fullHtml"]);
+
 function doiOfPage(doc) {
   const context = doc.querySelector('meta[name="pbContext"]');
   const m = context && /article:article:doi\\?:(10\.[^;]+)/.exec(context.getAttribute("content") || "");
   if (m) return doiOf(m[1]);
-  const path = /^\/doi\/(?:(?:abs|full|fullHtml|epdf|pdf)\/)?(10\.\d{4,9}\/.+)$/.exec(locationOf(doc).pathname || "");
-  return path ? doiOf(decodeURIComponent(path[1])) : null;
+  const path = DOI_PATH.exec(locationOf(doc).pathname || "");
+  return path ? doiOf(decodeURIComponent(path[2])) : null;
 }
 
 /** The paper as the page's body shows it, as a partial record. */
@@ -61,7 +66,10 @@ export function completeFromPage(doc) {
 export const acm = {
   name: "acm",
   hosts: ["dl.acm.org"],
-  match: (loc) => bareHost(loc.hostname) === "dl.acm.org" && /^\/doi\/(?:(?:abs|full|fullHtml)\/)?10\.\d{4,9}\//.test(loc.pathname),
+  match(loc) {
+    const path = bareHost(loc.hostname) === "dl.acm.org" && DOI_PATH.exec(loc.pathname);
+    return Boolean(path) && PAGE_VIEWS.has(path[1]);
+  },
   find(doc) {
     const e = embeddedEntry(doc, completeFromPage);
     return e ? [e] : [];
