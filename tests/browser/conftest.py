@@ -77,6 +77,20 @@ def notes_frame(page):
     return page.frame_locator("iframe[data-papershelf-frame]")
 
 
+def note_shown(frame, text, timeout=20000):
+    """Wait for the notes panel to list a note with `text`; else fail with what the panel says
+    (its message under the note box: "Queued…", an error) and the notes it lists."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        frame.locator("[data-papershelf-note-body]", has_text=text).wait_for(timeout=timeout)
+    except PlaywrightTimeout:
+        said = frame.locator("#note-msg").inner_text(timeout=2000)
+        listed = frame.locator("[data-papershelf-note-body]").all_inner_texts()
+        raise AssertionError(f"the panel shows no note {text!r}: it says {said!r}, "
+                             f"lists {listed!r}") from None
+
+
 def open_notes(page, arxiv_id):
     """Click Note on the paper (a trusted click, as a user's) and wait for its panel to be ready."""
     page.locator(f'[data-papershelf-paper="{arxiv_id}"]').first.locator(

@@ -11,6 +11,7 @@ from conftest import (
     LIST_URL,
     TOPIC_URL,
     expected_papers,
+    note_shown,
     notes_frame,
     open_notes,
     wait_saved,
@@ -607,7 +608,7 @@ def test_panel_is_bound_when_its_first_requests_meet_a_fresh_worker(connected):
     frame.locator("#paper-title", has_text=target["title"][:40]).wait_for(timeout=10000)
     frame.locator("textarea[data-papershelf-note-input]").fill("bound at once")
     frame.locator('[data-papershelf-action="save-note"]').click()
-    frame.locator("[data-papershelf-note-body]", has_text="bound at once").wait_for(timeout=10000)
+    note_shown(frame, "bound at once", timeout=10000)
     (p,) = server.papers()
     assert p["arxiv_id"] == target["arxiv_id"]
 
@@ -638,7 +639,7 @@ def test_what_is_typed_before_the_panel_knows_its_paper_is_kept(connected):
     frame.locator("#paper-title", has_text=target["title"][:40]).wait_for()
     assert box.input_value() == "typed at once"
     frame.locator('[data-papershelf-action="save-note"]').click()
-    frame.locator("[data-papershelf-note-body]", has_text="typed at once").wait_for()
+    note_shown(frame, "typed at once")
     (p,) = server.papers()
     status, full = server.call("GET", f"/api/papers/{p['id']}")
     assert [n["body"] for n in full["notes"]] == ["typed at once"]
@@ -653,12 +654,12 @@ def test_notes_can_be_edited_and_deleted_from_the_page(connected):
     for text in ("first thought", "second thought"):
         frame.locator("textarea[data-papershelf-note-input]").fill(text)
         frame.locator('[data-papershelf-action="save-note"]').click()
-        frame.locator("[data-papershelf-note-body]", has_text=text).wait_for()
+        note_shown(frame, text)
     first = frame.locator("[data-papershelf-note]").first
     first.locator('[data-papershelf-action="edit-note"]').click()
     first.locator("textarea").fill("first thought, revised")
     first.locator('[data-papershelf-action="update-note"]').click()
-    frame.locator("[data-papershelf-note-body]", has_text="revised").wait_for()
+    note_shown(frame, "revised")
     second = frame.locator("[data-papershelf-note]").nth(1)
     second.locator('[data-papershelf-action="delete-note"]').click()
     second.locator('[data-papershelf-action="delete-note"]').click()  # confirm

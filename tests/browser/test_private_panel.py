@@ -11,7 +11,15 @@ import json
 
 import pytest
 
-from conftest import TOPIC_URL, expected_papers, notes_frame, open_notes, wait_saved, wait_until
+from conftest import (
+    TOPIC_URL,
+    expected_papers,
+    note_shown,
+    notes_frame,
+    open_notes,
+    wait_saved,
+    wait_until,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -504,7 +512,7 @@ def test_user_adds_edits_and_deletes_a_note_through_the_frame_on_a_hostile_page(
 
     frame.locator("textarea[data-papershelf-note-input]").fill("draft one")
     frame.locator('[data-papershelf-action="save-note"]').click()
-    frame.locator("[data-papershelf-note-body]", has_text="draft one").wait_for()
+    note_shown(frame, "draft one")
     (state,) = wait_until(lambda: server_state(server), what="the note saved")
     assert state["arxiv_id"] == target["arxiv_id"], "a note on an unsaved paper saves it"
     assert [n for _, n in state["notes"]] == ["draft one"]
@@ -514,7 +522,7 @@ def test_user_adds_edits_and_deletes_a_note_through_the_frame_on_a_hostile_page(
     item.locator('[data-papershelf-action="edit-note"]').click()
     item.locator("textarea").fill("draft one, revised")
     item.locator('[data-papershelf-action="update-note"]').click()
-    frame.locator("[data-papershelf-note-body]", has_text="revised").wait_for()
+    note_shown(frame, "revised")
     assert [n for _, n in server_state(server)[0]["notes"]] == ["draft one, revised"]
 
     delete = frame.locator('[data-papershelf-action="delete-note"]')
@@ -546,7 +554,7 @@ def test_keyboard_opens_types_and_closes_the_panel(connected):
     page.evaluate("() => { window.__spy.keys.length = 0; }")  # the Enter on Note was the page's
     page.keyboard.type("typed with the keyboard")
     page.keyboard.press("Control+Enter")
-    frame.locator("[data-papershelf-note-body]", has_text="typed with the keyboard").wait_for()
+    note_shown(frame, "typed with the keyboard")
     # Back to the note's Edit button, edit it, save with Ctrl+Enter: focus stays on Edit.
     page.keyboard.press("Shift+Tab")
     page.keyboard.press("Shift+Tab")
@@ -556,7 +564,7 @@ def test_keyboard_opens_types_and_closes_the_panel(connected):
     page.keyboard.press("End")
     page.keyboard.type(", then edited")
     page.keyboard.press("Control+Enter")
-    frame.locator("[data-papershelf-note-body]", has_text="then edited").wait_for()
+    note_shown(frame, "then edited")
     page.wait_for_timeout(300)  # the panel reloads its state after a change
     assert edit.evaluate("b => document.activeElement === b"), "focus kept on the note's Edit"
     assert page.evaluate("() => window.__spy.keys") == []
