@@ -20,6 +20,13 @@ def _wait_for(predicate, timeout):
     return predicate()
 
 
+def _as_a_terminal_starts_it():
+    """Ctrl-C reaches the watcher as it does a command typed in a terminal: a process started in
+    the background of a script (``cmd &`` without job control, as CI runners and nohup do)
+    inherits SIGINT ignored, and Python then keeps ignoring it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.fixture
 def watching(tmp_path):
     """(server, refs.bib, the watcher, its stderr as a function)."""
@@ -31,7 +38,8 @@ def watching(tmp_path):
         proc = subprocess.Popen(
             [sys.executable, "-m", "papershelf", "export", "-o", str(refs), "--watch", "--tag", "cite",
              "--data-dir", str(data)],
-            env={**os.environ, "PAPERSHELF_ARXIV_API": "off"}, stderr=err, text=True)
+            env={**os.environ, "PAPERSHELF_ARXIV_API": "off"}, stderr=err, text=True,
+            preexec_fn=_as_a_terminal_starts_it)
         try:
             assert _wait_for(refs.exists, 15), (
                 f"the first export was not written; the watcher said: {log.read_text()!r}; "
@@ -77,6 +85,20 @@ def test_ctrl_c_stops_cleanly(watching):
     stderr = stderr()
     assert "stopped watching" in stderr and "Traceback" not in stderr
     assert [p.name for p in refs.parent.iterdir()] == ["refs.bib"]
+
+
+def test_a_kill_stops_it_as_cleanly_as_ctrl_c(watching):
+    """SIGTERM (kill, a service manager stopping it) ends the watch as Ctrl-C does: the file
+    stays whole, no temporary file is left, and the exit status says it stopped as asked."""
+    server, refs, proc, stderr = watching
+    call(server.base, "POST", "/api/papers", server.token,
+         {"title": "Cited before the kill", "tags": ["cite"]})
+    assert _wait_for(lambda: "Cited before the kill" in refs.read_text(), 2.5)
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=10) == 0
+    assert "stopped watching" in stderr() and "Traceback" not in stderr()
+    assert [p.name for p in refs.parent.iterdir()] == ["refs.bib"]
+    assert "Cited before the kill" in refs.read_text()
 
 
 def test_watch_needs_an_output_file(tmp_path):

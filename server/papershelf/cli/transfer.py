@@ -39,7 +39,7 @@ def _ids(value: str | None) -> list[int] | None:
               show_default=True, help="utf8 keeps non-ASCII text (biber)")
 @click.option("--watch", is_flag=True,
               help="keep --output in sync: rewrite it (atomically) within 2 s of a change, "
-                   "until Ctrl-C")
+                   "until Ctrl-C or SIGTERM")
 @data_dir_option
 def export_command(fmt, output, user_name, tag, topic, ids, q, no_abstract, notes_field,
                    encoding, watch, data_dir):
@@ -92,11 +92,18 @@ def _watch(app, output, user_name, fmt, filters, options, export_to) -> None:
     file is never half-written and its time only moves when its content does.
     """
     import os
+    import signal
     import tempfile
     import time
 
     from papershelf.services import feeds
 
+    def stop(*_):
+        raise KeyboardInterrupt
+
+    # A kill (a service manager stopping it) stops it as Ctrl-C does: a file being written is
+    # removed, never left beside the output.
+    signal.signal(signal.SIGTERM, stop)
     salt = repr(sorted(options.items()))
     last = None
     click.echo(f"watching: {output} follows the library (Ctrl-C stops)", err=True)
