@@ -185,6 +185,39 @@ def test_bulk_change_tags_state_star_and_share_in_one_go(client, alice, shelf):
     assert ids(papers(client, alice, "?q=survey")) == sorted(chosen, reverse=True)
 
 
+def test_a_bulk_tag_change_of_1200_papers_tags_each_once_in_order_and_search_follows(client,
+                                                                                     alice):
+    """More papers than one statement takes (500): every one changes, its tags keep their order
+    and each tag is there once whatever its case; the search finds the tag, then no longer."""
+    bib = "".join(f"@article{{k{n}, title={{Paper number {n}}}, author={{Doe, Ann}}, year={{2020}},"
+                  f" journal={{J}}}}\n" for n in range(1200))
+    r = client.post("/api/import?format=bibtex", data=bib.encode(), headers=alice,
+                    content_type="text/plain")
+    assert r.json["created"] == 1200
+    all_ids, cursor = [], ""
+    while True:
+        page = papers(client, alice, f"?limit=200&cursor={cursor}")
+        all_ids += ids(page)
+        if not page["next_cursor"]:
+            break
+        cursor = page["next_cursor"]
+    first, last = min(all_ids), max(all_ids)
+    client.patch(f"/api/papers/{first}", json={"tags": ["keep", "Bulk"]}, headers=alice)
+    r = client.patch("/api/papers", headers=alice,
+                     json={"ids": all_ids, "add_tags": ["bulk", "Later"]})
+    assert r.status_code == 200 and r.json == {"updated": 1200}
+    tags_of = lambda pid: client.get(f"/api/papers/{pid}", headers=alice).json["tags"]  # noqa: E731
+    assert tags_of(first) == ["keep", "Bulk", "Later"]
+    assert tags_of(last) == ["bulk", "Later"]
+    assert papers(client, alice, "?q=later&limit=1")["total"] == 1200
+    assert papers(client, alice, "?tag=bulk&limit=1")["total"] == 1200
+    r = client.patch("/api/papers", headers=alice, json={"ids": all_ids, "remove_tags": ["LATER"]})
+    assert r.status_code == 200
+    assert tags_of(first) == ["keep", "Bulk"] and tags_of(last) == ["bulk"]
+    assert papers(client, alice, "?q=later&limit=1")["total"] == 0
+    assert papers(client, alice, "?q=bulk&limit=1")["total"] == 1200
+
+
 @pytest.mark.parametrize("body", [
     {"ids": [], "set": {"starred": True}},
     {"ids": "1", "set": {"starred": True}},

@@ -117,10 +117,20 @@ def _default_url(data: dict) -> None:
 
 def set_tags(paper: Paper, names: list[str]) -> None:
     """The paper's tags become ``names``, in that order (the caller holds the paper's lock)."""
-    PaperTag.delete().where(PaperTag.paper == paper.id).execute()
-    ids = queries.ensure_tags(paper.user_id, names)
-    for position, name in enumerate(names):
-        PaperTag.create(paper=paper.id, tag=ids[name], position=position)
+    replace_tags(paper.user_id, {paper.id: names})
+
+
+def replace_tags(user_id: int, names_of: dict[int, list[str]]) -> None:
+    """Each paper's tags become its list of names, in that order, in a few statements for any
+    number of papers (the caller holds their locks)."""
+    ids = sorted(names_of)
+    for i in range(0, len(ids), 500):
+        PaperTag.delete().where(PaperTag.paper.in_(ids[i:i + 500])).execute()
+    tag_ids = queries.ensure_tags(user_id, [name for names in names_of.values() for name in names])
+    rows = [{"paper": pid, "tag": tag_ids[name], "position": position}
+            for pid in ids for position, name in enumerate(names_of[pid])]
+    for i in range(0, len(rows), 500):
+        PaperTag.insert_many(rows[i:i + 500]).execute()
 
 
 def tag_names(paper: Paper) -> list[str]:
@@ -304,7 +314,7 @@ def bulk_update(user: User, paper_ids: list[int], *, set_fields: dict | None = N
     ids = sorted(set(paper_ids))
 
     def change() -> int:
-        found = {pid for pid in ids if queries.lock_paper(user.id, pid)}  # one order: by id
+        found = queries.lock_papers(user.id, ids)  # one order: by id
         missing = [pid for pid in ids if pid not in found]
         if missing:
             raise Invalid("some of these papers do not exist",
@@ -315,20 +325,21 @@ def bulk_update(user: User, paper_ids: list[int], *, set_fields: dict | None = N
         for i in range(0, len(ids), 500):
             chunk = ids[i:i + 500]
             Paper.update(**(set_fields or {}), updated_at=now).where(Paper.id.in_(chunk)).execute()
-        if add_tags or remove_tags or share_group is not None:
+        if add_tags or remove_tags:
             current = records.tags_by_paper(ids)
             gone = {t.casefold() for t in remove_tags}
+            changed = {}
             for pid in ids:
-                paper = Paper.get_by_id(pid)
-                if add_tags or remove_tags:
-                    names = [t for t in current[pid] if t.casefold() not in gone]
-                    have = {t.casefold() for t in names}
-                    names += [t for t in add_tags if t.casefold() not in have and t.casefold() not in gone]
-                    if names != current[pid]:
-                        set_tags(paper, names)
-                        search.reindex(paper)
-                if share_group is not None:
-                    groups.share(user, paper, [share_group], replace=False)
+                names = [t for t in current[pid] if t.casefold() not in gone]
+                have = {t.casefold() for t in names}
+                names += [t for t in add_tags if t.casefold() not in have and t.casefold() not in gone]
+                if names != current[pid]:
+                    changed[pid] = names
+            replace_tags(user.id, changed)
+            search.reindex_many(queries.papers_of(list(changed)))
+        if share_group is not None:
+            for paper in queries.papers_of(ids):
+                groups.share(user, paper, [share_group], replace=False)
         return len(ids)
 
     return {"updated": write(change)}

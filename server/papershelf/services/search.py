@@ -5,6 +5,7 @@ document; the services call it after every change.
 """
 
 import re
+from collections import defaultdict
 
 from papershelf.store import search as index
 from papershelf.store.models import Highlight, Note, Paper, PaperTag, Tag
@@ -31,13 +32,27 @@ def index_new(paper: Paper, tags: list[str]) -> None:
 
 
 def reindex(paper: Paper) -> None:
-    tags = [t for (t,) in Tag.select(Tag.name).join(PaperTag)
-            .where(PaperTag.paper == paper.id).tuples()]
-    annotations = [b for (b,) in Note.select(Note.body).where(Note.paper == paper.id).tuples()]
-    for exact, comment in (Highlight.select(Highlight.exact, Highlight.comment)
-                           .where(Highlight.paper == paper.id).tuples()):
-        annotations += [exact, comment]
-    index.write_document(paper.id, document(paper, tags, annotations), replace=True)
+    reindex_many([paper])
+
+
+def reindex_many(papers: list[Paper]) -> None:
+    """Rebuild the documents of ``papers``: their tags, notes and highlights read 500 papers at
+    a time."""
+    tags, annotations = defaultdict(list), defaultdict(list)
+    for i in range(0, len(papers), 500):
+        ids = [p.id for p in papers[i:i + 500]]
+        for pid, name in (PaperTag.select(PaperTag.paper, Tag.name).join(Tag)
+                          .where(PaperTag.paper.in_(ids)).tuples()):
+            tags[pid].append(name)
+        for pid, body in Note.select(Note.paper, Note.body).where(Note.paper.in_(ids)).tuples():
+            annotations[pid].append(body)
+        for pid, exact, comment in (Highlight.select(Highlight.paper, Highlight.exact,
+                                                     Highlight.comment)
+                                    .where(Highlight.paper.in_(ids)).tuples()):
+            annotations[pid] += [exact, comment]
+    for paper in papers:
+        index.write_document(paper.id, document(paper, tags[paper.id], annotations[paper.id]),
+                             replace=True)
 
 
 def unindex(paper_id: int) -> None:

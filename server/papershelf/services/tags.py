@@ -6,6 +6,7 @@ from peewee import fn
 
 from papershelf.domain.errors import NotFound
 from papershelf.services import listing, search
+from papershelf.store import papers as queries
 from papershelf.store.db import write
 from papershelf.store.models import Paper, PaperTag, Tag, User, utcnow
 
@@ -18,10 +19,11 @@ def tags_record(user: User) -> dict:
 
 def _touch(paper_ids: list[int]) -> None:
     """The papers' tags changed: their search documents and ``updated_at`` follow."""
-    if paper_ids:
-        Paper.update(updated_at=utcnow()).where(Paper.id.in_(paper_ids)).execute()
-    for paper in Paper.select().where(Paper.id.in_(paper_ids)):
-        search.reindex(paper)
+    ids = sorted(set(paper_ids))
+    now = utcnow()
+    for i in range(0, len(ids), 500):
+        Paper.update(updated_at=now).where(Paper.id.in_(ids[i:i + 500])).execute()
+    search.reindex_many(queries.papers_of(ids))
 
 
 def _named(user: User, name: str) -> list[Tag]:
