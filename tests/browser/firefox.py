@@ -65,7 +65,8 @@ def firefox_version(binary):
 
 
 def profile_prefs(marionette_port, proxy_port, download_dir):
-    """user.js: Marionette on its port, the add-on's UUID, the fixture hosts on loopback through
+    """user.js: Marionette on its port (0: a free one the system gives, which Firefox writes to
+    the profile's MarionetteActivePort), the add-on's UUID, the fixture hosts on loopback through
     the proxy, and nothing that calls out (telemetry, updates, first-run, safe browsing…)."""
     local = ",".join(FIXTURE_HOSTS)
     return {
@@ -152,12 +153,6 @@ def write_profile(directory, prefs):
     return d
 
 
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 # ---- the browser ----
 
 
@@ -188,9 +183,11 @@ class Firefox:
         self.downloads = self.workdir / "downloads"
         self.downloads.mkdir(parents=True, exist_ok=True)
         self.sites = sites
-        port = _free_port()
+        # Port 0: Firefox takes a free port itself and names it in the profile, so no other
+        # process can take it between a choice made here and Firefox's bind, seconds later.
         self.profile = write_profile(self.workdir / "profile",
-                                     profile_prefs(port, sites.port, self.downloads))
+                                     profile_prefs(0, sites.port, self.downloads))
+        (self.profile / "MarionetteActivePort").unlink(missing_ok=True)
         self.log_path = self.workdir / "firefox.log"
         env = {**os.environ, "MOZ_HEADLESS": "1", "MOZ_CRASHREPORTER_DISABLE": "1"}
         with open(self.log_path, "ab") as log:
@@ -198,9 +195,10 @@ class Firefox:
                 [binary, "--headless", "--marionette", "--remote-allow-system-access",
                  "--no-remote", "--new-instance", "--profile", str(self.profile), "about:blank"],
                 stdout=log, stderr=subprocess.STDOUT, env=env)
-        self.m = Marionette(host="127.0.0.1", port=port, startup_timeout=120)
+        self.m = None
         try:
-            self._wait_for_port(port, timeout=120)
+            port = self._wait_for_port(timeout=120)
+            self.m = Marionette(host="127.0.0.1", port=port, startup_timeout=120)
             self.m.start_session({"strictFileInteractability": True, "pageLoadStrategy": "normal",
                                   "timeouts": {"script": 60000, "pageLoad": 60000, "implicit": 0}})
             self.m.set_window_rect(width=width, height=height)
@@ -214,18 +212,22 @@ class Firefox:
         self.installs = 0
         self.extension_base = None
 
-    def _wait_for_port(self, port, timeout):
-        """Until Marionette listens (marionette_driver's own wait leaks a socket per try)."""
+    def _wait_for_port(self, timeout):
+        """Marionette's port once it listens there (marionette_driver's own wait leaks a socket
+        per try): the one Firefox wrote to the profile's MarionetteActivePort."""
+        active = self.profile / "MarionetteActivePort"
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"Firefox exited ({self.proc.returncode}): {self.output[-2000:]}")
-            with socket.socket() as s:
-                s.settimeout(1)
-                if s.connect_ex(("127.0.0.1", port)) == 0:
-                    return
+            written = active.read_text().strip() if active.exists() else ""
+            if written.isdigit():
+                with socket.socket() as s:
+                    s.settimeout(1)
+                    if s.connect_ex(("127.0.0.1", int(written))) == 0:
+                        return int(written)
             time.sleep(0.2)
-        raise RuntimeError(f"Marionette did not listen on {port}: {self.output[-2000:]}")
+        raise RuntimeError(f"Marionette did not listen: {self.output[-2000:]}")
 
     def _trust(self, der_b64):
         """The suite's CA as a trusted root of this profile's certificate store (as a user's
@@ -320,7 +322,7 @@ class Firefox:
 
     def quit(self):
         try:
-            if self.m.session:
+            if self.m is not None and self.m.session:
                 self.m.delete_session()
         except Exception:  # noqa: BLE001 (the process is ended below in any case)
             pass
