@@ -62,7 +62,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "server"))  # the package, also when it is not installed
 
-from papershelf.testing import ServerProcess, call  # noqa: E402
+from papershelf.testing import (  # noqa: E402
+    CHROMIUM_ARGS,
+    ServerProcess,
+    call,
+    chromium_args_with,
+)
 
 EXTENSION = ROOT / "extension"
 PAGES = ROOT / "tests" / "fixtures" / "pages"
@@ -645,7 +650,7 @@ def detector_figures(p, chromium) -> bool:
     source = (EXTENSION / "content" / "detect.js").read_text()
     source = source[: source.index("(async () =>")]
     browser = p.chromium.launch(executable_path=chromium, headless=True,
-                                args=["--no-sandbox", "--disable-gpu"])
+                                args=CHROMIUM_ARGS)
     ok = True
     try:
         page = browser.new_page()
@@ -720,9 +725,7 @@ def main():
             with sync_playwright() as p:
                 context = p.chromium.launch_persistent_context(
                     str(Path(tmp) / "profile"), executable_path=chromium, headless=True,
-                    args=[f"--disable-extensions-except={EXTENSION}", f"--load-extension={EXTENSION}",
-                          "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                          "--disable-component-update", "--no-first-run"],
+                    args=chromium_args_with(EXTENSION),
                     viewport={"width": 1280, "height": 900})
                 context.route("https://www.alphaxiv.org/**", lambda route: route.fulfill(
                     status=200, content_type="text/html; charset=utf-8", body=page_html))
@@ -793,9 +796,7 @@ def listings_main(args) -> int:
             with sync_playwright() as p:
                 context = p.chromium.launch_persistent_context(
                     str(Path(tmp) / "profile"), executable_path=chromium, headless=True,
-                    args=[f"--disable-extensions-except={EXTENSION}", f"--load-extension={EXTENSION}",
-                          "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                          "--disable-component-update", "--no-first-run"],
+                    args=chromium_args_with(EXTENSION),
                     viewport={"width": 1280, "height": 900})
                 context.route("https://scholar.google.com/**", lambda route: route.fulfill(
                     status=200, content_type="text/html; charset=utf-8", body=html)

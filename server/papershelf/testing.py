@@ -21,6 +21,24 @@ import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
+# Chromium as the tests and bench/ run it: headless in a container, nothing it calls by itself
+# (updates, sync, QUIC probes), and no host name resolved but loopback's, so that nothing leaves
+# the machine, not even a DNS query: a saved page's fonts, trackers and CDNs fail at once, as
+# offline (a lookup sent to the network's resolver could stall a page's load event 5 s). The
+# fixture pages are answered by the tests' routes before any name is resolved.
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic",
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1, "
+    "EXCLUDE 127.0.0.2",
+]
+
+
+def chromium_args_with(extension) -> list[str]:
+    """``CHROMIUM_ARGS`` with the unpacked extension at ``extension`` loaded (and only it)."""
+    return [f"--disable-extensions-except={extension}", f"--load-extension={extension}",
+            *CHROMIUM_ARGS]
+
 
 def settle_store(url: str) -> None:
     """After a bulk load, a PostgreSQL store as one that grew to its size is: vacuumed and

@@ -21,7 +21,12 @@ from urllib.parse import urlparse
 import pytest
 from tests._require import require_or_skip
 
-from papershelf.testing import ServerProcess, call, free_port  # noqa: F401 (free_port: for tests)
+from papershelf.testing import (  # noqa: F401 (free_port: for tests)
+    ServerProcess,
+    call,
+    chromium_args_with,
+    free_port,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 EXTENSION = ROOT / "extension"
@@ -209,17 +214,7 @@ def chromium_with(extension: Path, profile: Path):
             str(profile),
             executable_path=chromium,
             headless=True,
-            args=[
-                f"--disable-extensions-except={extension}",
-                f"--load-extension={extension}",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--no-first-run",
-                "--disable-sync",
-                "--disable-quic",
-            ],
+            args=chromium_args_with(extension),
             viewport={"width": 1280, "height": 900},
         )
         # A wait is a wait, not a speed bar (bench/page.py measures speed): 20 s, so a loaded

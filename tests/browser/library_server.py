@@ -14,10 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import _require_browser
-from papershelf.testing import ServerProcess, call
-
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run"]
+from papershelf.testing import CHROMIUM_ARGS, ServerProcess, call
 
 
 class LibraryServer(ServerProcess):

@@ -13,6 +13,7 @@ import pytest
 from tests._require import require_or_skip
 
 from conftest import EXTENSION, ROOT, Server, _require_browser
+from papershelf.testing import chromium_args_with
 
 VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
 
@@ -99,9 +100,7 @@ def test_the_chromium_zip_loads_and_runs_in_chromium(built, sqlite_server, tmp_p
     with sync_playwright() as p:
         context = p.chromium.launch_persistent_context(
             str(tmp_path / "profile"), executable_path=chromium, headless=True,
-            args=[f"--disable-extensions-except={unpacked}", f"--load-extension={unpacked}",
-                  "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync",
-                  "--disable-background-networking", "--disable-component-update"])
+            args=chromium_args_with(unpacked))
         try:
             context.set_default_timeout(20000)
             worker = context.service_workers[0] if context.service_workers else context.wait_for_event(
