@@ -208,12 +208,8 @@ class ServerProcess:
 
     @property
     def output(self) -> str:
-        """What the server printed so far."""
-        try:
-            with open(self.log_path) as f:
-                return f.read()
-        except FileNotFoundError:
-            return ""
+        """What the server printed so far (every start's)."""
+        return self._output_since(0)
 
     def __enter__(self):
         return self.start()
